@@ -1,0 +1,168 @@
+import { GraphQLError } from 'graphql';
+
+/** The codes of the runtime contract; every error the gateway returns carries one. */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_BAD_RESPONSE'
+  | 'UPSTREAM_ERROR';
+
+export type UpstreamService = 'vro' | 'vra' | 'nsx';
+
+/** `extensions.upstream` of the runtime contract. */
+export interface UpstreamDetail {
+  service: UpstreamService;
+  status: number | null;
+  code: string | null;
+  message: string | null;
+}
+
+const serviceLabel: Record<UpstreamService, string> = {
+  vro: 'The orchestration server (vRO)',
+  vra: 'The catalog service (vRA)',
+  nsx: 'The network manager (NSX)',
+};
+
+/** Base of every error the gateway raises on purpose: a GraphQLError with a contract code. */
+export abstract class GatewayError extends GraphQLError {
+  abstract readonly code: ErrorCode;
+}
+
+/** Arguments the gateway rejects itself; no upstream call is made. */
+export class BadUserInputError extends GatewayError {
+  readonly code = 'BAD_USER_INPUT';
+  constructor(message: string, argument?: string) {
+    super(message, {
+      extensions:
+        argument === undefined ? { code: 'BAD_USER_INPUT' } : { code: 'BAD_USER_INPUT', argument },
+    });
+  }
+}
+
+/** The client did not authenticate to the gateway. */
+export class UnauthenticatedError extends GatewayError {
+  readonly code = 'UNAUTHENTICATED';
+  constructor(message = 'A valid bearer token is required.') {
+    super(message, { extensions: { code: 'UNAUTHENTICATED' } });
+  }
+}
+
+/** Base of every failure of an upstream call; carries `extensions.upstream`. */
+export abstract class UpstreamError extends GatewayError {
+  readonly upstream: UpstreamDetail;
+  constructor(code: ErrorCode, message: string, upstream: UpstreamDetail) {
+    super(message, { extensions: { code, upstream } });
+    this.upstream = upstream;
+  }
+}
+
+/** No answer within `UPSTREAM_TIMEOUT_MS`. */
+export class UpstreamTimeoutError extends UpstreamError {
+  readonly code = 'UPSTREAM_TIMEOUT';
+  constructor(service: UpstreamService, timeoutMs: number) {
+    super('UPSTREAM_TIMEOUT', `${serviceLabel[service]} did not answer within ${timeoutMs} ms.`, {
+      service,
+      status: null,
+      code: null,
+      message: null,
+    });
+  }
+}
+
+/** Connection refused or reset, 502/503/504, or the upstream is shed by its circuit breaker. */
+export class UpstreamUnavailableError extends UpstreamError {
+  readonly code = 'UPSTREAM_UNAVAILABLE';
+  constructor(service: UpstreamService, reason: string, status: number | null = null) {
+    super('UPSTREAM_UNAVAILABLE', `${serviceLabel[service]} is unavailable: ${reason}.`, {
+      service,
+      status,
+      code: null,
+      message: null,
+    });
+  }
+}
+
+/** A body that is not what the upstream documents, or a missing header it promises. */
+export class UpstreamBadResponseError extends UpstreamError {
+  readonly code = 'UPSTREAM_BAD_RESPONSE';
+  constructor(service: UpstreamService, reason: string, status: number | null = null) {
+    super(
+      'UPSTREAM_BAD_RESPONSE',
+      `${serviceLabel[service]} sent an unexpected answer: ${reason}.`,
+      {
+        service,
+        status,
+        code: null,
+        message: null,
+      },
+    );
+  }
+}
+
+/** An upstream answered with a non-success status; the code follows the status. */
+export class UpstreamStatusError extends UpstreamError {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(
+    service: UpstreamService,
+    status: number,
+    code: string | null,
+    message: string | null,
+  ) {
+    const errorCode = codeForStatus(status);
+    const said = message === null ? '' : `: ${message}`;
+    super(errorCode, `${serviceLabel[service]} answered ${status}${said}`, {
+      service,
+      status,
+      code,
+      message,
+    });
+    this.code = errorCode;
+    this.status = status;
+  }
+}
+
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+    case 412:
+      return 'CONFLICT';
+    case 502:
+    case 503:
+    case 504:
+      return 'UPSTREAM_UNAVAILABLE';
+    default:
+      return 'UPSTREAM_ERROR';
+  }
+}
+
+/** True for an upstream 404: by-id queries answer null instead of an error. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof UpstreamStatusError && error.status === 404;
+}
+
+/** True for an upstream 409 or 412: a concurrent change. */
+export function isConflict(error: unknown): boolean {
+  return error instanceof UpstreamStatusError && (error.status === 409 || error.status === 412);
+}
+
+/** Runs `load` and answers null instead of throwing when the upstream says 404. */
+export async function nullOnNotFound<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,21 @@
+import type { CallContext } from '../http/upstream-http.ts';
+import type { Clients } from '../upstreams/index.ts';
+import type { GatewayConfig } from '../gateway-config.ts';
+import { createNsxLoaders, type NsxLoaders } from './nsx.ts';
+import { createVraLoaders, type VraLoaders } from './vra.ts';
+import { createVroLoaders, type VroLoaders } from './vro.ts';
+
+/** DataLoaders of one GraphQL request: never shared between requests (or users). */
+export interface Loaders {
+  vro: VroLoaders;
+  vra: VraLoaders;
+  nsx: NsxLoaders;
+}
+
+export function createLoaders(clients: Clients, call: CallContext, config: GatewayConfig): Loaders {
+  return {
+    vro: createVroLoaders(clients.vro, call),
+    vra: createVraLoaders(clients.vra, call, config),
+    nsx: createNsxLoaders(clients.nsx, call),
+  };
+}

@@ -1,0 +1,4 @@
+import type { Resolvers } from '../../generated/graphql.ts';
+
+/** Resolvers of the catalog domain. Placeholder. */
+export const catalogResolvers: Resolvers = {};

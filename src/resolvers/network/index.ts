@@ -1,0 +1,4 @@
+import type { Resolvers } from '../../generated/graphql.ts';
+
+/** Resolvers of the network domain. Placeholder. */
+export const networkResolvers: Resolvers = {};

@@ -1,0 +1,55 @@
+import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { BadUserInputError } from '../errors.ts';
+
+export const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value: object, array, string, number, boolean or null.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});
+
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function toIso(value: unknown): string {
+  const date =
+    value instanceof Date
+      ? value
+      : typeof value === 'number'
+        ? new Date(value)
+        : typeof value === 'string' && isoInstant.test(value)
+          ? new Date(value)
+          : undefined;
+  if (date === undefined || Number.isNaN(date.getTime())) {
+    throw new BadUserInputError(`Not an ISO 8601 instant: ${JSON.stringify(value)}`);
+  }
+  return date.toISOString();
+}
+
+export const DateTimeScalar = new GraphQLScalarType({
+  name: 'DateTime',
+  description: 'An instant in ISO 8601, always in UTC, e.g. `2014-12-19T21:43:46.833Z`.',
+  serialize: toIso,
+  parseValue: toIso,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new BadUserInputError('A DateTime is written as a string.');
+    return toIso(ast.value);
+  },
+});
+
+export const FileScalar = new GraphQLScalarType({
+  name: 'File',
+  description: 'A file sent with the GraphQL multipart request spec (`multipart/form-data`).',
+  serialize: () => {
+    throw new Error('A File is only an input.');
+  },
+  parseValue: (value) => {
+    if (!(value instanceof Blob)) {
+      throw new BadUserInputError('Expected a file sent with the GraphQL multipart request spec.');
+    }
+    return value;
+  },
+  parseLiteral: () => {
+    throw new BadUserInputError('A file is sent as a multipart part, not written in the query.');
+  },
+});

@@ -1,0 +1,67 @@
+import type { Config } from '../config.ts';
+import type { GatewayConfig } from '../gateway-config.ts';
+import { startNsxSimulator } from './nsx/index.ts';
+import { startVraSimulator } from './vra/index.ts';
+import { startVroSimulator } from './vro/index.ts';
+
+export interface StartedSimulators {
+  config: GatewayConfig;
+  /** One line per upstream: where it is served from. */
+  summary: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built-in simulator of every upstream whose URL is unset, on a
+ * loopback port, and answers the configuration pointed at them. The
+ * simulators take the configured credentials, or their own when none are set.
+ */
+export async function startSimulators(config: Config): Promise<StartedSimulators> {
+  const closers: Array<() => Promise<void>> = [];
+  const summary: string[] = [];
+  const credentials = (c: { username: string | undefined; password: string | undefined }) => ({
+    ...(c.username === undefined ? {} : { username: c.username }),
+    ...(c.password === undefined ? {} : { password: c.password }),
+  });
+
+  let vro = { ...config.vro, url: config.vro.url ?? new URL('http://unset') };
+  if (config.vro.url === undefined) {
+    const sim = await startVroSimulator(credentials(config.vro));
+    closers.push(() => sim.close());
+    vro = { url: sim.url, username: sim.username, password: sim.password };
+    summary.push(`vro: built-in simulator at ${sim.url.href}`);
+  } else summary.push(`vro: ${config.vro.url.origin}`);
+
+  let vra = { ...config.vra, url: config.vra.url ?? new URL('http://unset') };
+  if (config.vra.url === undefined) {
+    const sim = await startVraSimulator({
+      ...credentials(config.vra),
+      ...(config.vra.tenant === undefined ? {} : { tenant: config.vra.tenant }),
+    });
+    closers.push(() => sim.close());
+    vra = {
+      ...config.vra,
+      url: sim.url,
+      username: sim.username,
+      password: sim.password,
+      tenant: sim.tenant,
+    };
+    summary.push(`vra: built-in simulator at ${sim.url.href}`);
+  } else summary.push(`vra: ${config.vra.url.origin}`);
+
+  let nsx = { ...config.nsx, url: config.nsx.url ?? new URL('http://unset') };
+  if (config.nsx.url === undefined) {
+    const sim = await startNsxSimulator(credentials(config.nsx));
+    closers.push(() => sim.close());
+    nsx = { ...config.nsx, url: sim.url, username: sim.username, password: sim.password };
+    summary.push(`nsx: built-in simulator at ${sim.url.href}`);
+  } else summary.push(`nsx: ${config.nsx.url.origin}`);
+
+  return {
+    config: { ...config, vro, vra, nsx },
+    summary,
+    close: async () => {
+      await Promise.all(closers.map((close) => close()));
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as a simulator received it, for tests to assert on. */
+export interface RecordedRequest {
+  method: string;
+  /** Path as sent, still percent-encoded, without the query. */
+  rawPath: string;
+  /** Path with each segment decoded. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export type SimHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+) => void | Promise<void>;
+
+export interface SimServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly port: number;
+  /** Every request received, oldest first. */
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface SimServerOptions {
+  port?: number;
+  host?: string;
+}
+
+/**
+ * A loopback HTTP server for a simulator: buffers each request body, records
+ * the request, then hands it to the simulator's handler. A handler that throws
+ * answers 500 so that a simulator bug shows as a failing test, not a hang.
+ */
+export async function startSimServer(
+  handler: SimHandler,
+  options: SimServerOptions = {},
+): Promise<SimServer> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const target = new URL(incoming.url ?? '/', 'http://simulator');
+      const recorded: RecordedRequest = {
+        method: incoming.method ?? 'GET',
+        rawPath: target.pathname,
+        path: target.pathname.split('/').map(safeDecode).join('/'),
+        query: target.searchParams,
+        headers: incoming.headers,
+        body: Buffer.concat(chunks),
+      };
+      requests.push(recorded);
+      Promise.resolve()
+        .then(() => handler(recorded, response))
+        .catch((error: unknown) => {
+          if (!response.headersSent) {
+            response.writeHead(500, { 'content-type': 'text/plain' });
+          }
+          response.end(
+            `simulator error: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Checks HTTP Basic credentials the way the appliances do: exact user and password. */
+export function hasBasicAuth(
+  headers: IncomingHttpHeaders,
+  username: string,
+  password: string,
+): boolean {
+  const expected = `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+  return headers.authorization === expected;
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+export function sendText(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
+  response.end(body);
+}
+
+export function sendEmpty(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, headers);
+  response.end();
+}

@@ -1,0 +1,126 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Env } from '../../src/config.ts';
+import type { GatewayConfig } from '../../src/gateway-config.ts';
+import { createGateway, type Gateway } from '../../src/server.ts';
+import {
+  startNsxSimulator,
+  type NsxSimulator,
+  type NsxSimulatorOptions,
+} from '../../src/simulators/nsx/index.ts';
+import {
+  startVraSimulator,
+  type VraSimulator,
+  type VraSimulatorOptions,
+} from '../../src/simulators/vra/index.ts';
+import {
+  startVroSimulator,
+  type VroSimulator,
+  type VroSimulatorOptions,
+} from '../../src/simulators/vro/index.ts';
+
+export interface GraphQLAnswer<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  data: T | null | undefined;
+  errors:
+    | Array<{
+        message: string;
+        path?: Array<string | number>;
+        extensions?: Record<string, unknown>;
+      }>
+    | undefined;
+}
+
+export interface Stack {
+  vro: VroSimulator;
+  vra: VraSimulator;
+  nsx: NsxSimulator;
+  config: GatewayConfig;
+  gateway: Gateway;
+  /** Sends one GraphQL operation through the gateway (yoga.fetch, real HTTP semantics, no port). */
+  gql<T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLAnswer<T>>;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Environment variables for loadConfig (upstream URLs are set to the simulators). */
+  env?: Env;
+  vro?: VroSimulatorOptions;
+  vra?: VraSimulatorOptions;
+  nsx?: NsxSimulatorOptions;
+}
+
+/** The three simulators on loopback ports and a gateway configured against them. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const [vro, vra, nsx] = await Promise.all([
+    startVroSimulator(options.vro),
+    startVraSimulator(options.vra),
+    startNsxSimulator(options.nsx),
+  ]);
+  const base = loadConfig({ ...options.env });
+  const config: GatewayConfig = {
+    ...base,
+    vro: { ...base.vro, url: vro.url, username: vro.username, password: vro.password },
+    vra: {
+      ...base.vra,
+      url: vra.url,
+      username: vra.username,
+      password: vra.password,
+      tenant: vra.tenant,
+    },
+    nsx: { ...base.nsx, url: nsx.url, username: nsx.username, password: nsx.password },
+  };
+  const gateway = createGateway(config);
+  const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>
+    Promise.resolve(gateway.yoga.fetch(new Request(`http://gateway.test${path}`, init)));
+  return {
+    vro,
+    vra,
+    nsx,
+    config,
+    gateway,
+    fetch: fetchGateway,
+    async gql(query, variables, headers) {
+      const response = await fetchGateway('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data?: any; errors?: GraphQLAnswer['errors'] };
+      return {
+        status: response.status,
+        headers: response.headers,
+        data: body.data,
+        errors: body.errors,
+      };
+    },
+    async close() {
+      await gateway.close();
+      await Promise.all([vro.close(), vra.close(), nsx.close()]);
+    },
+  };
+}
+
+/** Serves a gateway on a loopback port, for tests that need a real socket (client disconnects, SSE). */
+export async function listen(
+  gateway: Gateway,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer(gateway.yoga.requestListener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('uses the runtime contract defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(4000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.upstreamTimeoutMs).toBe(30000);
+    expect(config.vro.url).toBeUndefined();
+    expect(config.vra.iaasProviderName).toBe('iaas-service');
+    expect(config.nsx.edgeApiVersion).toBe('3.0');
+    expect(config.gatewayTokens).toEqual([]);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['UPSTREAM_TIMEOUT_MS', '0'],
+    ['VRO_URL', 'not a url'],
+    ['VRA_URL', 'ftp://vra.example'],
+    ['NSX_URL', 'https://admin:secret@nsx.example'],
+    ['NSX_EDGE_API_VERSION', 'v4'],
+    ['LOG_LEVEL', 'chatty'],
+  ])('stops on a bad %s and names the variable', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable} `));
+  });
+
+  it('never repeats a password given in a URL', () => {
+    expect(() => loadConfig({ NSX_URL: 'https://admin:s3cr3t@nsx.example' })).toThrow(
+      /^(?!.*s3cr3t)/,
+    );
+  });
+
+  it('reads the upstream API roots without a trailing slash', () => {
+    const config = loadConfig({ VRO_URL: 'https://vro.example:8281/vco/api/' });
+    expect(config.vro.url?.href).toBe('https://vro.example:8281/vco/api');
+  });
+
+  it('splits GATEWAY_TOKENS on commas and drops blanks', () => {
+    expect(loadConfig({ GATEWAY_TOKENS: ' a, b ,,c ' }).gatewayTokens).toEqual(['a', 'b', 'c']);
+  });
+});
