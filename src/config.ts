@@ -4,6 +4,8 @@
  * with a ConfigError that names the variable.
  */
 
+import { readFileSync } from 'node:fs';
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface UpstreamConfig {
@@ -11,6 +13,17 @@ export interface UpstreamConfig {
   url: URL | undefined;
   username: string | undefined;
   password: string | undefined;
+  /** PEM certificates trusted for this upstream (from `<X>_CA_FILE`). */
+  ca: string | undefined;
+  /** Skip certificate checks (lab appliances only; logged as a warning at start). */
+  tlsInsecure: boolean;
+}
+
+/** How vRO authenticates: its own directory (Basic) or through vRA (a vRA bearer token). */
+export type VroAuthMode = 'basic' | 'vra-token';
+
+export interface VroConfig extends UpstreamConfig {
+  authMode: VroAuthMode;
 }
 
 export interface VraConfig extends UpstreamConfig {
@@ -24,16 +37,44 @@ export interface NsxConfig extends UpstreamConfig {
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
+export interface Limits {
+  maxDepth: number;
+  maxAliases: number;
+  maxTokens: number;
+  maxBatchOperations: number;
+  maxRequestBytes: number;
+  maxUploadBytes: number;
+}
+
+export interface Resilience {
+  retries: number;
+  maxConcurrent: number;
+  maxQueue: number;
+  circuitFailureThreshold: number;
+  circuitResetMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
   upstreamTimeoutMs: number;
-  vro: UpstreamConfig;
+  vro: VroConfig;
   vra: VraConfig;
   nsx: NsxConfig;
   /** Bearer tokens a client must present; empty: no client authentication. */
   gatewayTokens: readonly string[];
+  /** Serve without client authentication on a non-loopback address although service credentials are set. */
+  allowUnauthenticated: boolean;
   logLevel: LogLevel;
+  limits: Limits;
+  resilience: Resilience;
+  readyProbeIntervalMs: number;
+  shutdownGraceMs: number;
+  providerCacheTtlMs: number;
+  /** Persisted-operations (allow-list) file: when set, only its operations run. */
+  persistedOperationsFile: string | undefined;
+  /** OTLP/HTTP traces endpoint; unset: no tracing. */
+  otlpEndpoint: URL | undefined;
 }
 
 export class ConfigError extends Error {
@@ -52,7 +93,10 @@ export function loadConfig(env: Env): Config {
     port: read.integer('PORT', 4000, 0, 65535),
     host: read.text('HOST') ?? '127.0.0.1',
     upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', 30000, 1, 600000),
-    vro: read.upstream('VRO'),
+    vro: {
+      ...read.upstream('VRO'),
+      authMode: read.oneOf('VRO_AUTH_MODE', ['basic', 'vra-token'] as const) ?? 'basic',
+    },
     vra: {
       ...read.upstream('VRA'),
       tenant: read.text('VRA_TENANT'),
@@ -65,9 +109,30 @@ export function loadConfig(env: Env): Config {
         '3.0',
     },
     gatewayTokens: read.list('GATEWAY_TOKENS'),
+    allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),
     logLevel:
       read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const) ??
       'info',
+    limits: {
+      maxDepth: read.integer('MAX_QUERY_DEPTH', 12, 1, 1000),
+      maxAliases: read.integer('MAX_ALIASES', 30, 0, 10000),
+      maxTokens: read.integer('MAX_TOKENS', 3000, 10, 1_000_000),
+      maxBatchOperations: read.integer('MAX_BATCH_OPERATIONS', 10, 0, 1000),
+      maxRequestBytes: read.integer('MAX_REQUEST_BYTES', 1_048_576, 1024, 1_073_741_824),
+      maxUploadBytes: read.integer('MAX_UPLOAD_BYTES', 104_857_600, 1024, 10_737_418_240),
+    },
+    resilience: {
+      retries: read.integer('UPSTREAM_RETRIES', 2, 0, 10),
+      maxConcurrent: read.integer('UPSTREAM_MAX_CONCURRENCY', 32, 1, 10000),
+      maxQueue: read.integer('UPSTREAM_MAX_QUEUE', 256, 0, 1_000_000),
+      circuitFailureThreshold: read.integer('CIRCUIT_FAILURE_THRESHOLD', 5, 1, 10000),
+      circuitResetMs: read.integer('CIRCUIT_RESET_MS', 10_000, 100, 3_600_000),
+    },
+    readyProbeIntervalMs: read.integer('READY_PROBE_INTERVAL_MS', 10_000, 100, 30_000),
+    shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
+    providerCacheTtlMs: read.integer('PROVIDER_CACHE_TTL_MS', 60_000, 0, 86_400_000),
+    persistedOperationsFile: read.readableFile('PERSISTED_OPERATIONS_FILE'),
+    otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
   };
 }
 
@@ -123,6 +188,31 @@ function reader(env: Env) {
     parsed.pathname = parsed.pathname.replace(/\/+$/, '');
     return parsed;
   };
+  const flag = (name: string): boolean => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined || raw === 'false' || raw === '0' || raw === 'no') return false;
+    if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+    throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  };
+  const readableFile = (name: string): string | undefined => {
+    const file = text(name);
+    if (file === undefined) return undefined;
+    try {
+      readFileSync(file);
+    } catch {
+      throw new ConfigError(name, `names a file that cannot be read ("${file}")`);
+    }
+    return file;
+  };
+  const pem = (name: string): string | undefined => {
+    const file = readableFile(name);
+    if (file === undefined) return undefined;
+    const content = readFileSync(file, 'utf8');
+    if (!content.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new ConfigError(name, `must name a PEM file of certificates ("${file}" has none)`);
+    }
+    return content;
+  };
   const list = (name: string): string[] =>
     (text(name) ?? '')
       .split(',')
@@ -132,6 +222,8 @@ function reader(env: Env) {
     url: url(`${prefix}_URL`),
     username: text(`${prefix}_USERNAME`),
     password: env[`${prefix}_PASSWORD`] === '' ? undefined : env[`${prefix}_PASSWORD`],
+    ca: pem(`${prefix}_CA_FILE`),
+    tlsInsecure: flag(`${prefix}_TLS_INSECURE`),
   });
-  return { text, integer, matching, oneOf, url, list, upstream };
+  return { text, integer, matching, oneOf, url, list, upstream, flag, readableFile };
 }

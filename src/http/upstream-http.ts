@@ -1,13 +1,24 @@
 import type { Readable } from 'node:stream';
+import type { UpstreamCredentials } from '../credentials.ts';
 import { Pool, type Dispatcher, type FormData } from 'undici';
 import {
   UpstreamBadResponseError,
+  UpstreamError,
   UpstreamStatusError,
   UpstreamTimeoutError,
   UpstreamUnavailableError,
   type UpstreamService,
 } from '../errors.ts';
+import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
+import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import { queryString, type QueryValue } from './path.ts';
+import {
+  backoffMs,
+  isIdempotent,
+  isRetryableStatus,
+  retryAfterMs,
+  type RetryPolicy,
+} from './retry-policy.ts';
 
 /** What every upstream call carries from the GraphQL request that needs it. */
 /** Multipart bodies for upstream calls (undici's, so that a large part is streamed, not buffered). */
@@ -18,6 +29,8 @@ export interface CallContext {
   readonly signal: AbortSignal;
   /** Sent to the upstream as `X-Request-Id`. */
   readonly requestId: string;
+  /** The user's own upstream credentials, when the client sent them (they win over the service account). */
+  readonly credentials?: UpstreamCredentials;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -59,6 +72,11 @@ export interface UpstreamHttpOptions {
   /** Largest response body accepted. */
   maxResponseBytes?: number;
   tls?: { ca?: string | Buffer; rejectUnauthorized: boolean };
+  retry?: RetryPolicy;
+  circuit?: { failureThreshold: number; resetMs: number };
+  concurrency?: { maxConcurrent: number; maxQueue: number };
+  /** Told of every finished attempt (logs, metrics). */
+  observer?: (event: UpstreamCallEvent) => void;
 }
 
 /** The request was abandoned because the GraphQL client went away; nobody sees this error. */
@@ -69,24 +87,58 @@ export class ClientGoneError extends Error {
   }
 }
 
+/** One finished upstream call, for logs and metrics. */
+export interface UpstreamCallEvent {
+  service: UpstreamService;
+  method: HttpMethod;
+  route: string;
+  /** HTTP status, or null when none came back. */
+  status: number | null;
+  durationMs: number;
+  outcome: 'ok' | 'error' | 'timeout' | 'unavailable' | 'bad-response' | 'shed' | 'client-gone';
+  attempt: number;
+  requestId: string;
+}
+
+export interface UpstreamHealth {
+  circuit: CircuitState;
+  running: number;
+  queued: number;
+}
+
+export const defaultResilience = {
+  retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 } satisfies RetryPolicy,
+  circuit: { failureThreshold: 5, resetMs: 10_000 },
+  concurrency: { maxConcurrent: 32, maxQueue: 256 },
+};
+
 /**
  * The one road to an upstream: a keep-alive pool, one deadline per call that
- * covers connect, headers and body, abort on client disconnect, and every
- * failure mapped to an UpstreamError with a contract code. Nothing it throws
- * names the upstream's address or carries a credential.
+ * covers connect, headers, body and retries, abort on client disconnect,
+ * reads retried on connection errors, 429 and 502-504 with jittered backoff,
+ * a circuit breaker and a cap on concurrent calls, and every failure mapped
+ * to an UpstreamError with a contract code. Nothing it throws names the
+ * upstream's address or carries a credential.
  */
 export class UpstreamHttp {
   readonly service: UpstreamService;
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #options: UpstreamHttpOptions;
+  readonly #breaker: CircuitBreaker;
+  readonly #limiter: ConcurrencyLimiter;
+  readonly #retry: RetryPolicy;
 
   constructor(options: UpstreamHttpOptions) {
     this.service = options.service;
     this.#options = options;
     this.#basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    this.#retry = options.retry ?? defaultResilience.retry;
+    this.#breaker = new CircuitBreaker(options.circuit ?? defaultResilience.circuit);
+    const concurrency = options.concurrency ?? defaultResilience.concurrency;
+    this.#limiter = new ConcurrencyLimiter(concurrency.maxConcurrent, concurrency.maxQueue);
     this.#pool = new Pool(options.baseUrl.origin, {
-      connections: options.connections ?? 32,
+      connections: concurrency.maxConcurrent,
       keepAliveTimeout: 30_000,
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -94,27 +146,147 @@ export class UpstreamHttp {
     });
   }
 
+  get health(): UpstreamHealth {
+    return {
+      circuit: this.#breaker.state,
+      running: this.#limiter.running,
+      queued: this.#limiter.queued,
+    };
+  }
+
   /** Sends one request; resolves for 2xx, throws an UpstreamError otherwise. */
   async request(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
-    const { service, timeoutMs } = this.#options;
+    const { timeoutMs } = this.#options;
+    const deadlineAt = Date.now() + timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([call.signal, deadline]);
-    let response: UpstreamResponse;
-    try {
-      response = await this.#send(call, request, signal);
-    } catch (error) {
-      if (call.signal.aborted) throw new ClientGoneError();
-      if (deadline.aborted) throw new UpstreamTimeoutError(service, timeoutMs);
-      if (error instanceof UpstreamBadResponseError) throw error;
-      throw new UpstreamUnavailableError(service, describeNetworkError(error));
+    const retryable = isIdempotent(request.method) && !isStream(request.body);
+    for (let attempt = 1; ; attempt += 1) {
+      const started = performance.now();
+      const observe = (outcome: UpstreamCallEvent['outcome'], status: number | null): void =>
+        this.#options.observer?.({
+          service: this.service,
+          method: request.method,
+          route: request.route,
+          status,
+          durationMs: performance.now() - started,
+          outcome,
+          attempt,
+          requestId: call.requestId,
+        });
+      if (!this.#breaker.tryAcquire()) {
+        observe('shed', null);
+        throw new UpstreamUnavailableError(this.service, 'calls are shed after repeated failures');
+      }
+      let result: UpstreamResponse | Error;
+      try {
+        result = await this.#sendWithSlot(call, request, signal);
+      } catch (error) {
+        result = this.#mapFailure(error, call.signal, deadline);
+      }
+      const retryAfter = this.#retryDelay(result, retryable, attempt, deadlineAt);
+      if (!(result instanceof Error) && result.status >= 200 && result.status < 300) {
+        this.#breaker.onSuccess();
+        observe('ok', result.status);
+        return result;
+      }
+      const failure = result instanceof Error ? result : this.#statusError(result);
+      this.#recordFailure(failure, result);
+      observe(outcomeOf(failure), result instanceof Error ? statusOf(failure) : result.status);
+      if (retryAfter === undefined) throw failure;
+      try {
+        await sleep(retryAfter, signal);
+      } catch {
+        throw this.#mapFailure(new Error('aborted'), call.signal, deadline);
+      }
     }
-    if (response.status >= 200 && response.status < 300) return response;
-    const said = this.#options.readErrorBody(response.body, response.headers['content-type']);
-    throw new UpstreamStatusError(service, response.status, said.code, said.message);
+  }
+
+  /** True when the upstream answers at all (any status below 500) to a GET of its API root. */
+  async probe(signal: AbortSignal): Promise<boolean> {
+    try {
+      const answer = await this.#pool.request({
+        method: 'GET',
+        path: `${this.#basePath}/`,
+        signal: AbortSignal.any([
+          signal,
+          AbortSignal.timeout(Math.min(this.#options.timeoutMs, 5000)),
+        ]),
+      });
+      await answer.body.dump();
+      return answer.statusCode < 500;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {
     await this.#pool.close();
+  }
+
+  async #sendWithSlot(
+    call: CallContext,
+    request: UpstreamRequest,
+    signal: AbortSignal,
+  ): Promise<UpstreamResponse> {
+    let release: () => void;
+    try {
+      release = await this.#limiter.acquire(signal);
+    } catch (error) {
+      if (error instanceof QueueFullError) {
+        throw new UpstreamUnavailableError(this.service, 'too many calls are waiting for it');
+      }
+      throw error;
+    }
+    try {
+      return await this.#send(call, request, signal);
+    } finally {
+      release();
+    }
+  }
+
+  #mapFailure(error: unknown, clientSignal: AbortSignal, deadline: AbortSignal): Error {
+    if (clientSignal.aborted) return new ClientGoneError();
+    if (deadline.aborted) return new UpstreamTimeoutError(this.service, this.#options.timeoutMs);
+    if (error instanceof UpstreamError) return error;
+    return new UpstreamUnavailableError(this.service, describeNetworkError(error));
+  }
+
+  #statusError(response: UpstreamResponse): UpstreamStatusError {
+    const said = this.#options.readErrorBody(response.body, response.headers['content-type']);
+    return new UpstreamStatusError(this.service, response.status, said.code, said.message);
+  }
+
+  /** Network failures, timeouts and 5xx count against the circuit; a 4xx is a sane answer. */
+  #recordFailure(failure: Error, result: UpstreamResponse | Error): void {
+    if (failure instanceof ClientGoneError) this.#breaker.onAbandon();
+    else if (
+      failure instanceof UpstreamTimeoutError ||
+      failure instanceof UpstreamUnavailableError
+    ) {
+      this.#breaker.onFailure();
+    } else if (!(result instanceof Error) && result.status >= 500) this.#breaker.onFailure();
+    else this.#breaker.onSuccess();
+  }
+
+  /** The pause before another attempt, or undefined when this failure is final. */
+  #retryDelay(
+    result: UpstreamResponse | Error,
+    retryable: boolean,
+    attempt: number,
+    deadlineAt: number,
+  ): number | undefined {
+    if (!retryable || attempt > this.#retry.retries) return undefined;
+    let delay: number;
+    if (result instanceof Error) {
+      if (!(result instanceof UpstreamUnavailableError)) return undefined;
+      delay = backoffMs(this.#retry, attempt);
+    } else {
+      if (!isRetryableStatus(result.status)) return undefined;
+      delay = retryAfterMs(result.headers['retry-after']) ?? backoffMs(this.#retry, attempt);
+    }
+    // A retry that cannot finish within the call's deadline is not worth starting.
+    return Date.now() + delay < deadlineAt - 50 ? delay : undefined;
   }
 
   async #send(
@@ -155,6 +327,37 @@ export class UpstreamHttp {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+function isStream(body: UpstreamRequest['body']): boolean {
+  return typeof body === 'object' && 'pipe' in body;
+}
+
+function outcomeOf(failure: Error): UpstreamCallEvent['outcome'] {
+  if (failure instanceof ClientGoneError) return 'client-gone';
+  if (failure instanceof UpstreamTimeoutError) return 'timeout';
+  if (failure instanceof UpstreamUnavailableError) return 'unavailable';
+  if (failure instanceof UpstreamBadResponseError) return 'bad-response';
+  return 'error';
+}
+
+function statusOf(failure: Error): number | null {
+  return failure instanceof UpstreamError ? failure.upstream.status : null;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function flattenHeaders(

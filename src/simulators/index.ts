@@ -28,7 +28,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
   if (config.vro.url === undefined) {
     const sim = await startVroSimulator(credentials(config.vro));
     closers.push(() => sim.close());
-    vro = { url: sim.url, username: sim.username, password: sim.password };
+    vro = { ...config.vro, url: sim.url, username: sim.username, password: sim.password };
     summary.push(`vro: built-in simulator at ${sim.url.href}`);
   } else summary.push(`vro: ${config.vro.url.origin}`);
 

@@ -1,0 +1,80 @@
+import type { Plugin } from 'graphql-yoga';
+import type { UpstreamService } from '../errors.ts';
+import type { UpstreamHealth } from '../http/upstream-http.ts';
+
+/** What readiness needs of an upstream: a cheap probe and the seam's health. */
+export interface Probeable {
+  readonly service: UpstreamService;
+  readonly health: UpstreamHealth;
+  probe(signal: AbortSignal): Promise<boolean>;
+}
+
+export interface UpstreamReadiness {
+  state: 'up' | 'down';
+  circuit: UpstreamHealth['circuit'];
+  running: number;
+  queued: number;
+  checkedAt: string;
+}
+
+export interface Readiness {
+  /** Set while the process drains for shutdown: /ready answers 503 from then on. */
+  draining: boolean;
+  check(): Promise<{ ready: boolean; upstreams: Record<string, UpstreamReadiness> }>;
+}
+
+/**
+ * Probes every upstream at most once per `intervalMs` (probes run when /ready
+ * is asked, concurrent asks share one round), so /ready reflects an upstream
+ * going down or coming back within that interval.
+ */
+export function createReadiness(upstreams: readonly Probeable[], intervalMs: number): Readiness {
+  let last: { at: number; up: Map<UpstreamService, boolean> } | undefined;
+  let round: Promise<Map<UpstreamService, boolean>> | undefined;
+  const probeAll = async (): Promise<Map<UpstreamService, boolean>> => {
+    const signal = AbortSignal.timeout(5000);
+    const results = await Promise.all(
+      upstreams.map(async (u) => [u.service, await u.probe(signal)] as const),
+    );
+    return new Map(results);
+  };
+  const readiness: Readiness = {
+    draining: false,
+    async check() {
+      if (last === undefined || Date.now() - last.at >= intervalMs) {
+        round ??= probeAll().finally(() => {
+          round = undefined;
+        });
+        last = { at: Date.now(), up: await round };
+      }
+      const checkedAt = new Date(last.at).toISOString();
+      const entries = upstreams.map((u): [string, UpstreamReadiness] => [
+        u.service,
+        { state: last?.up.get(u.service) === true ? 'up' : 'down', ...u.health, checkedAt },
+      ]);
+      const ready = !readiness.draining && entries.every(([, r]) => r.state === 'up');
+      return { ready, upstreams: Object.fromEntries(entries) };
+    },
+  };
+  return readiness;
+}
+
+/** `/ready`: 200 when every upstream answered its last probe, 503 otherwise, with each upstream's state. */
+export function readinessEndpoint(readiness: Readiness, path = '/ready'): Plugin {
+  return {
+    async onRequest(payload) {
+      if (payload.url.pathname !== path) return;
+      const { ready, upstreams } = await readiness.check();
+      const status = readiness.draining ? 'draining' : ready ? 'ready' : 'not ready';
+      payload.endResponse(
+        new Response(JSON.stringify({ status, upstreams }), {
+          status: ready ? 200 : 503,
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-store',
+          },
+        }),
+      );
+    },
+  };
+}
