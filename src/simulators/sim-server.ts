@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withFaults, type FaultSwitch } from './faults.ts';
 
 /** One request as a simulator received it, for tests to assert on. */
 export interface RecordedRequest {
@@ -24,12 +25,16 @@ export interface SimServer {
   readonly port: number;
   /** Every request received, oldest first. */
   readonly requests: RecordedRequest[];
+  /** Switchable faults (delay, reset, 5xx, malformed or truncated bodies, slow drip). */
+  readonly faults: FaultSwitch;
   close(): Promise<void>;
 }
 
 export interface SimServerOptions {
   port?: number;
   host?: string;
+  /** What a `malformed` fault answers (default: broken JSON). */
+  malformed?: { body: string; contentType: string };
 }
 
 /**
@@ -42,6 +47,10 @@ export async function startSimServer(
   options: SimServerOptions = {},
 ): Promise<SimServer> {
   const requests: RecordedRequest[] = [];
+  const faulty = withFaults(
+    handler,
+    options.malformed ?? { body: '{"broken": [tru', contentType: 'application/json' },
+  );
   const server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -57,7 +66,7 @@ export async function startSimServer(
       };
       requests.push(recorded);
       Promise.resolve()
-        .then(() => handler(recorded, response))
+        .then(() => faulty.handler(recorded, response))
         .catch((error: unknown) => {
           if (!response.headersSent) {
             response.writeHead(500, { 'content-type': 'text/plain' });
@@ -78,6 +87,7 @@ export async function startSimServer(
     origin: `http://127.0.0.1:${port}`,
     port,
     requests,
+    faults: faulty.faults,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
