@@ -89,7 +89,7 @@ export class ConfigError extends Error {
 /** Reads and validates the whole configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: Env): Config {
   const read = reader(env);
-  return {
+  const config: Config = {
     port: read.integer('PORT', 4000, 0, 65535),
     host: read.text('HOST') ?? '127.0.0.1',
     upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', 30000, 1, 600000),
@@ -134,6 +134,32 @@ export function loadConfig(env: Env): Config {
     persistedOperationsFile: read.readableFile('PERSISTED_OPERATIONS_FILE'),
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
   };
+  refuseOpenExposure(config);
+  return config;
+}
+
+const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;
+
+/**
+ * Listening beyond loopback with service credentials and no client
+ * authentication would lend those credentials to anyone who can reach the
+ * port: refused unless GATEWAY_ALLOW_UNAUTHENTICATED says it is intended.
+ */
+function refuseOpenExposure(config: Config): void {
+  const serviceCredentials = [config.vro, config.vra, config.nsx].some(
+    (u) => u.username !== undefined || u.password !== undefined,
+  );
+  if (
+    serviceCredentials &&
+    !loopback.test(config.host) &&
+    config.gatewayTokens.length === 0 &&
+    !config.allowUnauthenticated
+  ) {
+    throw new ConfigError(
+      'HOST',
+      `is not a loopback address ("${config.host}") while service credentials are configured and GATEWAY_TOKENS is unset: set GATEWAY_TOKENS, or GATEWAY_ALLOW_UNAUTHENTICATED=true to serve anyway`,
+    );
+  }
 }
 
 function reader(env: Env) {

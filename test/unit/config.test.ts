@@ -42,3 +42,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ GATEWAY_TOKENS: ' a, b ,,c ' }).gatewayTokens).toEqual(['a', 'b', 'c']);
   });
 });
+
+describe('loadConfig exposure rules', () => {
+  const credentials = { HOST: '0.0.0.0', NSX_USERNAME: 'admin', NSX_PASSWORD: 'pw' };
+
+  it('refuses a non-loopback HOST with service credentials and no client authentication', () => {
+    expect(() => loadConfig(credentials)).toThrow(/^HOST .*GATEWAY_TOKENS/);
+  });
+
+  it('serves a non-loopback HOST when client tokens are set', () => {
+    expect(loadConfig({ ...credentials, GATEWAY_TOKENS: 't1' }).host).toBe('0.0.0.0');
+  });
+
+  it('serves a non-loopback HOST when explicitly allowed', () => {
+    expect(
+      loadConfig({ ...credentials, GATEWAY_ALLOW_UNAUTHENTICATED: 'true' }).allowUnauthenticated,
+    ).toBe(true);
+  });
+
+  it('serves loopback with credentials and no tokens', () => {
+    expect(loadConfig({ ...credentials, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+  });
+
+  it('refuses a CA file that holds no certificate, naming the variable', () => {
+    expect(() => loadConfig({ VRA_CA_FILE: 'package.json' })).toThrow(/^VRA_CA_FILE /);
+  });
+
+  it('refuses a flag that is neither true nor false', () => {
+    expect(() => loadConfig({ NSX_TLS_INSECURE: 'maybe' })).toThrow(/^NSX_TLS_INSECURE /);
+  });
+});
