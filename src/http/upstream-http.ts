@@ -31,6 +31,8 @@ export interface CallContext {
   readonly requestId: string;
   /** The user's own upstream credentials, when the client sent them (they win over the service account). */
   readonly credentials?: UpstreamCredentials;
+  /** Counts the upstream call attempts made for the request (logs, metrics). */
+  readonly stats?: { upstreamCalls: number };
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -179,6 +181,7 @@ export class UpstreamHttp {
         throw new UpstreamUnavailableError(this.service, 'calls are shed after repeated failures');
       }
       let result: UpstreamResponse | Error;
+      if (call.stats !== undefined) call.stats.upstreamCalls += 1;
       try {
         result = await this.#sendWithSlot(call, request, signal);
       } catch (error) {

@@ -1,0 +1,37 @@
+import type { UpstreamService } from '../errors.ts';
+import type { GatewayConfig } from '../gateway-config.ts';
+import type { UpstreamCallEvent, UpstreamHttpOptions } from './upstream-http.ts';
+
+/** Process-wide hooks every upstream seam reports to. */
+export interface UpstreamHooks {
+  observer?: (event: UpstreamCallEvent) => void;
+}
+
+/** The seam settings every upstream shares, from the configuration: address, timeout, TLS, resilience. */
+export function upstreamHttpOptions(
+  config: GatewayConfig,
+  service: UpstreamService,
+  hooks: UpstreamHooks = {},
+): Omit<UpstreamHttpOptions, 'readErrorBody'> {
+  const upstream = config[service];
+  const { resilience } = config;
+  const options: Omit<UpstreamHttpOptions, 'readErrorBody'> = {
+    service,
+    baseUrl: upstream.url,
+    timeoutMs: config.upstreamTimeoutMs,
+    retry: { retries: resilience.retries, baseDelayMs: 100, maxDelayMs: 2000 },
+    circuit: {
+      failureThreshold: resilience.circuitFailureThreshold,
+      resetMs: resilience.circuitResetMs,
+    },
+    concurrency: { maxConcurrent: resilience.maxConcurrent, maxQueue: resilience.maxQueue },
+  };
+  if (upstream.ca !== undefined || upstream.tlsInsecure) {
+    options.tls = {
+      ...(upstream.ca === undefined ? {} : { ca: upstream.ca }),
+      rejectUnauthorized: !upstream.tlsInsecure,
+    };
+  }
+  if (hooks.observer !== undefined) options.observer = hooks.observer;
+  return options;
+}
