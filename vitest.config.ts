@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // graphql 16 has no "exports": Node loads its CJS build for graphql-yoga, while
+  // Vite would hand src/ the .mjs build, a second GraphQLError class that yoga
+  // then masks. One build for both, as under plain Node.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -1,13 +1,111 @@
+import DataLoader from 'dataloader';
 import type { GatewayConfig } from '../gateway-config.ts';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VraClient } from '../upstreams/vra/client.ts';
+import { maxPageSize, type PageRequest } from '../upstreams/vra/paging.ts';
+import type { WireCatalogItem, WirePage, WireProvider } from '../upstreams/vra/wire.ts';
 
-export type VraLoaders = Record<string, never>;
+export interface VraLoaders {
+  /** Providers by id, all from one shared read of the provider list per request. */
+  providerById: DataLoader<string, WireProvider>;
+  /** Providers by exact name, from the same shared read. */
+  providerByName: DataLoader<string, WireProvider>;
+  /** Provider list pages (identical page reads in one request are made once). */
+  providerPage: DataLoader<PageRequest, WirePage<WireProvider>, string>;
+  /** Catalog item list pages; registrations clear it. */
+  catalogItemPage: DataLoader<PageRequest, WirePage<WireCatalogItem>, string>;
+}
+
+/** A provider key the provider list does not hold: the GraphQL field answers null. */
+export class ProviderNotFoundError extends Error {
+  constructor(what: string) {
+    super(`No catalog provider ${what}.`);
+    this.name = 'ProviderNotFoundError';
+  }
+}
+
+/** Loads a provider, answering null when vRA has none with that key. */
+export async function loadProvider(
+  loader: DataLoader<string, WireProvider>,
+  key: string,
+): Promise<WireProvider | null> {
+  try {
+    return await loader.load(key);
+  } catch (error) {
+    if (error instanceof ProviderNotFoundError) return null;
+    throw error;
+  }
+}
+
+const pageKey = (page: PageRequest): string => `${page.page}:${page.limit}`;
 
 export function createVraLoaders(
-  _client: VraClient,
-  _call: CallContext,
+  client: VraClient,
+  call: CallContext,
   _config: GatewayConfig,
 ): VraLoaders {
-  return {};
+  let directory: Promise<WireProvider[]> | undefined;
+  // Both provider loaders batch into this one read: a catalog item page asking
+  // for its providers, by id and by name, costs one provider call in all.
+  const providers = (): Promise<WireProvider[]> => {
+    directory ??= readAllProviders(client, call).catch((error: unknown) => {
+      directory = undefined;
+      throw error;
+    });
+    return directory;
+  };
+
+  const byKey = (field: 'id' | 'name') =>
+    new DataLoader<string, WireProvider>(async (keys) => {
+      const all = await providers();
+      const found = new Map<string, WireProvider>();
+      for (const provider of all) {
+        if (!found.has(provider[field])) found.set(provider[field], provider);
+      }
+      return keys.map(
+        (key) =>
+          found.get(key) ??
+          new ProviderNotFoundError(`${field === 'id' ? 'has id' : 'is named'} "${key}"`),
+      );
+    });
+
+  return {
+    providerById: byKey('id'),
+    providerByName: byKey('name'),
+    providerPage: new DataLoader(
+      (pages) => settleEach(pages, (page) => client.listProviders(call, page)),
+      { cacheKeyFn: pageKey },
+    ),
+    catalogItemPage: new DataLoader(
+      (pages) => settleEach(pages, (page) => client.listCatalogItems(call, page)),
+      { cacheKeyFn: pageKey },
+    ),
+  };
+}
+
+/** The whole provider list: one call of up to 5000, more pages only if vRA holds more. */
+async function readAllProviders(client: VraClient, call: CallContext): Promise<WireProvider[]> {
+  const head = await client.listProviders(call, { page: 1, limit: maxPageSize });
+  const pages = Math.ceil(head.metadata.totalElements / maxPageSize);
+  if (pages <= 1) return head.content;
+  const rest = await Promise.all(
+    Array.from({ length: pages - 1 }, (_, i) =>
+      client.listProviders(call, { page: i + 2, limit: maxPageSize }),
+    ),
+  );
+  return head.content.concat(...rest.map((page) => page.content));
+}
+
+/** One result or Error per key, so that one failed page does not fail the others. */
+function settleEach<K, V>(
+  keys: readonly K[],
+  load: (key: K) => Promise<V>,
+): Promise<Array<V | Error>> {
+  return Promise.all(
+    keys.map((key) =>
+      load(key).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      ),
+    ),
+  );
 }

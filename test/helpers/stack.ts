@@ -53,6 +53,8 @@ export interface StackOptions {
   env?: Env;
   vro?: VroSimulatorOptions;
   vra?: VraSimulatorOptions;
+  /** Adjusts the gateway's configuration once it points at the simulators (e.g. wrong credentials). */
+  configure?: (config: GatewayConfig) => GatewayConfig;
   nsx?: NsxSimulatorOptions;
 }
 
@@ -64,7 +66,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     startNsxSimulator(options.nsx),
   ]);
   const base = loadConfig({ ...options.env });
-  const config: GatewayConfig = {
+  const simulated: GatewayConfig = {
     ...base,
     vro: { ...base.vro, url: vro.url, username: vro.username, password: vro.password },
     vra: {
@@ -76,6 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     nsx: { ...base.nsx, url: nsx.url, username: nsx.username, password: nsx.password },
   };
+  const config = options.configure?.(simulated) ?? simulated;
   const gateway = createGateway(config);
   const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>
     Promise.resolve(gateway.yoga.fetch(new Request(`http://gateway.test${path}`, init)));

@@ -1,4 +1,7 @@
 import type { Resolvers } from '../../generated/graphql.ts';
+import { CatalogItem } from './CatalogItem.ts';
+import { Mutation } from './Mutation.ts';
+import { Query } from './Query.ts';
 
-/** Resolvers of the catalog domain. Placeholder. */
-export const catalogResolvers: Resolvers = {};
+/** Resolvers of the catalog domain (vRA). */
+export const catalogResolvers: Resolvers = { Query, Mutation, CatalogItem };

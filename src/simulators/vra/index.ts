@@ -1,10 +1,25 @@
-import { startSimServer, sendJson, type RecordedRequest } from '../sim-server.ts';
+import { startSimServer, type RecordedRequest } from '../sim-server.ts';
+import { CatalogState } from './catalog.ts';
+import { TokenStore } from './identity.ts';
+import { createVraRoutes, type RegisterStatus } from './routes.ts';
+import type { SimCatalogItem, SimProvider } from './seed.ts';
+import { Switches, type ForcedAnswer, type RequestMatch } from './switches.ts';
+
+export type { ForcedAnswer, RegisterStatus, RequestMatch, SimCatalogItem, SimProvider };
 
 export interface VraSimulatorOptions {
   port?: number;
   username?: string;
   password?: string;
   tenant?: string;
+  /** Lifetime of issued tokens (default 24 h, as vRA). */
+  tokenLifetimeMs?: number;
+  /** How the register PUT answers: 200 with the item, 201 with a Location and no body, or 204 (default 200). */
+  registerStatus?: RegisterStatus;
+  /** Replace the seeded providers. */
+  providers?: readonly SimProvider[];
+  /** Replace the seeded catalog items. */
+  catalogItems?: readonly SimCatalogItem[];
 }
 
 export interface VraSimulator {
@@ -13,19 +28,91 @@ export interface VraSimulator {
   readonly username: string;
   readonly password: string;
   readonly tenant: string;
+  /** Every request received, oldest first. */
   readonly requests: RecordedRequest[];
+  /** Requests received with this method on exactly this decoded path. */
+  requestsTo(method: string, path: string): RecordedRequest[];
+  /** Current providers and catalog items (live state). */
+  readonly providers: SimProvider[];
+  readonly catalogItems: SimCatalogItem[];
+  /** Every token issued so far. */
+  issuedTokens(): string[];
+  /** Expires every token issued so far: the next catalog call with one gets 401. */
+  expireAllTokens(): void;
+  setTokenLifetime(ms: number): void;
+  setRegisterStatus(status: RegisterStatus): void;
+  /** Delays matching requests (all without `match`) by `ms` until reset; 0 removes every delay. */
+  setDelay(ms: number, match?: RequestMatch): void;
+  /** The next `times` matching requests get this status and vRA error body. */
+  failNext(match: RequestMatch, answer: ForcedAnswer, times?: number): void;
+  /** The next `times` matching requests get 200 with a truncated JSON body. */
+  malformNext(match: RequestMatch, times?: number): void;
+  /** Removes every switch (delays, forced answers, malformed bodies). */
+  resetSwitches(): void;
   close(): Promise<void>;
 }
 
-/** Placeholder: answers 404 to everything until the vra simulator is built. */
+/** A strict vRA 7 identity + catalog service simulator on a loopback port. */
 export async function startVraSimulator(options: VraSimulatorOptions = {}): Promise<VraSimulator> {
-  const server = await startSimServer((_request, response) => sendJson(response, 404, {}), options);
+  const username = options.username ?? 'gateway@vsphere.local';
+  const password = options.password ?? 'simulator';
+  const tenant = options.tenant ?? 'vsphere.local';
+  const tokens = new TokenStore(options.tokenLifetimeMs ?? 24 * 60 * 60 * 1000);
+  const catalog = new CatalogState(tenant, options.providers, options.catalogItems);
+  const switches = new Switches();
+  let registerStatus: RegisterStatus = options.registerStatus ?? 200;
+  const timers = new Set<NodeJS.Timeout>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const server = await startSimServer(
+    createVraRoutes({
+      credentials: { username, password, tenant },
+      catalog,
+      tokens,
+      switches,
+      registerStatus: () => registerStatus,
+      sleep,
+    }),
+    options,
+  );
+  let closing: Promise<void> | undefined;
+
   return {
     url: new URL(server.origin),
-    username: options.username ?? 'gateway',
-    password: options.password ?? 'simulator',
-    tenant: options.tenant ?? 'vsphere.local',
+    username,
+    password,
+    tenant,
     requests: server.requests,
-    close: () => server.close(),
+    requestsTo: (method, path) =>
+      server.requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
+    providers: catalog.providers,
+    catalogItems: catalog.items,
+    issuedTokens: () => tokens.issued(),
+    expireAllTokens: () => tokens.expireAll(),
+    setTokenLifetime: (ms) => {
+      tokens.lifetimeMs = ms;
+    },
+    setRegisterStatus: (status) => {
+      registerStatus = status;
+    },
+    setDelay: (ms, match) => switches.setDelay(ms, match),
+    failNext: (match, answer, times = 1) => switches.forceNext(match, answer, times),
+    malformNext: (match, times = 1) => switches.malformNext(match, times),
+    resetSwitches: () => switches.reset(),
+    close: () => {
+      closing ??= (async () => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        await server.close();
+      })();
+      return closing;
+    },
   };
 }

@@ -1,24 +1,198 @@
+import { UnauthenticatedError, UpstreamStatusError } from '../../errors.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
-import { UpstreamHttp } from '../../http/upstream-http.ts';
+import { bearerAuthorization } from '../../http/auth.ts';
+import { path } from '../../http/path.ts';
+import { upstreamHttpOptions } from '../../http/upstream-options.ts';
+import {
+  UpstreamHttp,
+  type CallContext,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '../../http/upstream-http.ts';
+import {
+  catalogItemFromRegistration,
+  decodeCatalogItem,
+  decodePage,
+  decodeProvider,
+  decodeToken,
+  parseJson,
+} from './decode.ts';
+import { readVraErrorBody } from './error-body.ts';
+import type { PageRequest } from './paging.ts';
+import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
+import type {
+  WireCatalogItem,
+  WirePage,
+  WireProvider,
+  WireProviderCatalogItem,
+  WireTokenRequest,
+} from './wire.ts';
 
-/** Typed calls to the vra upstream. Placeholder: filled in by the vra work. */
+export interface VraClientOptions {
+  /** The service account; undefined when VRA_USERNAME, VRA_PASSWORD or VRA_TENANT is unset. */
+  credential: VraCredential | undefined;
+}
+
+const json = 'application/json';
+
+/** The token request runs for every caller waiting on it, so no single client's disconnect aborts it. */
+const detached = new AbortController().signal;
+
+/** Typed calls to the catalog service (vRA 7); every call carries a bearer token and `Accept: application/json`. */
 export class VraClient {
   readonly #http: UpstreamHttp;
-  constructor(http: UpstreamHttp) {
+  readonly #tokens: TokenCache<CallContext>;
+  readonly #credential: VraCredential | undefined;
+
+  constructor(http: UpstreamHttp, options: VraClientOptions) {
     this.#http = http;
+    this.#credential = options.credential;
+    this.#tokens = new TokenCache({
+      issue: (credential, call) => this.#issueToken(credential, call),
+    });
   }
+
+  async listProviders(call: CallContext, page: PageRequest): Promise<WirePage<WireProvider>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog-service/api/providers',
+      route: '/catalog-service/api/providers',
+      query: { page: page.page, limit: page.limit },
+    });
+    return decodePage(parseJson(response.body, response.status), response.status, decodeProvider);
+  }
+
+  async getProvider(call: CallContext, id: string): Promise<WireProvider> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/catalog-service/api/providers/${id}`,
+      route: '/catalog-service/api/providers/{id}',
+    });
+    return decodeProvider(parseJson(response.body, response.status), response.status);
+  }
+
+  async listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog-service/api/catalogItems',
+      route: '/catalog-service/api/catalogItems',
+      query: { page: page.page, limit: page.limit },
+    });
+    return decodePage(parseJson(response.body, response.status), response.status, (item, s) =>
+      decodeCatalogItem(item, s),
+    );
+  }
+
+  /**
+   * Registers (or updates) a provider catalog item: what publishes a blueprint.
+   * vRA's answer is unconfirmed (upstream-facts.md): a body is mapped when it
+   * is a catalog item; with 201/204 and no body (or a body that is not an item)
+   * the item is built from what was sent, since the write did succeed.
+   */
+  async registerCatalogItem(
+    call: CallContext,
+    providerId: string,
+    item: WireProviderCatalogItem,
+  ): Promise<WireCatalogItem> {
+    const response = await this.#send(call, {
+      method: 'PUT',
+      path: path`/catalog-service/api/provider/providers/${providerId}/catalogItems/${item.id}`,
+      route: '/catalog-service/api/provider/providers/{providerId}/catalogItems/{bindingId}',
+      headers: { 'content-type': json },
+      body: JSON.stringify(item),
+    });
+    if (response.body.trim() !== '') {
+      try {
+        return decodeCatalogItem(JSON.parse(response.body), response.status, providerId);
+      } catch {
+        // fall through: the registration itself succeeded
+      }
+    }
+    return catalogItemFromRegistration(providerId, item);
+  }
+
   close(): Promise<void> {
+    this.#tokens.clear();
     return this.#http.close();
+  }
+
+  /**
+   * Sends a catalog call with a bearer token. On 401 the token is dropped,
+   * obtained again (once, shared by every call rejected with it) and the call
+   * retried once: a 401 means vRA did not act on it, so a retry is safe.
+   */
+  async #send(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const first = await this.#authorization(call);
+    try {
+      return await this.#http.request(call, this.#withHeaders(request, first.header));
+    } catch (error) {
+      if (!(error instanceof UpstreamStatusError && error.status === 401)) throw error;
+      if (first.token === undefined) throw error;
+      const renewed = await this.#authorization(call, first.token);
+      return this.#http.request(call, this.#withHeaders(request, renewed.header));
+    }
+  }
+
+  #withHeaders(request: UpstreamRequest, authorization: string): UpstreamRequest {
+    return { ...request, authorization, headers: { accept: json, ...request.headers } };
+  }
+
+  /**
+   * The one place the upstream `Authorization` is computed: the user's own vRA
+   * bearer when the request carries one (used as is: the gateway cannot renew
+   * it), else a token of the service account from the cache.
+   */
+  async #authorization(
+    call: CallContext,
+    rejected?: string,
+  ): Promise<{ header: string; token: string | undefined }> {
+    const user = call.credentials?.vra;
+    if (user !== undefined) return { header: user, token: undefined };
+    const credential = this.#credential;
+    if (credential === undefined) {
+      throw new UnauthenticatedError(
+        'The catalog service (vRA) credentials are not configured (VRA_USERNAME, VRA_PASSWORD, VRA_TENANT).',
+      );
+    }
+    if (rejected !== undefined) this.#tokens.reject(credential, rejected);
+    const token = await this.#tokens.token(credential, call);
+    return { header: bearerAuthorization(token), token };
+  }
+
+  async #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {
+    const body: WireTokenRequest = {
+      username: credential.username,
+      password: credential.password,
+      tenant: credential.tenant,
+    };
+    const response = await this.#http.request(
+      {
+        signal: detached,
+        requestId: call.requestId,
+        ...(call.stats === undefined ? {} : { stats: call.stats }),
+      },
+      {
+        method: 'POST',
+        path: '/identity/api/tokens',
+        route: '/identity/api/tokens',
+        headers: { accept: json, 'content-type': json },
+        body: JSON.stringify(body),
+      },
+    );
+    const token = decodeToken(parseJson(response.body, response.status), response.status);
+    return { id: token.id, expiresAt: token.expiresAt };
   }
 }
 
 export function createVraClient(config: GatewayConfig): VraClient {
+  const { username, password, tenant } = config.vra;
   return new VraClient(
-    new UpstreamHttp({
-      service: 'vra',
-      baseUrl: config.vra.url,
-      timeoutMs: config.upstreamTimeoutMs,
-      readErrorBody: () => ({ code: null, message: null }),
-    }),
+    new UpstreamHttp({ ...upstreamHttpOptions(config, 'vra'), readErrorBody: readVraErrorBody }),
+    {
+      credential:
+        username === undefined || password === undefined || tenant === undefined
+          ? undefined
+          : { username, password, tenant },
+    },
   );
 }

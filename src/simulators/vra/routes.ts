@@ -1,0 +1,310 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import {
+  sendEmpty,
+  sendJson,
+  sendText,
+  type RecordedRequest,
+  type SimHandler,
+} from '../sim-server.ts';
+import { registerBodyProblem, type CatalogState, type ProviderCatalogItemBody } from './catalog.ts';
+import type { TokenStore } from './identity.ts';
+import { compileFilter, FilterSyntaxError } from './odata.ts';
+import type { Switches } from './switches.ts';
+import { invalidArgument, vraCodes, vraErrorBody } from './vra-errors.ts';
+
+export type RegisterStatus = 200 | 201 | 204;
+
+export interface VraRouteDeps {
+  credentials: { username: string; password: string; tenant: string };
+  catalog: CatalogState;
+  tokens: TokenStore;
+  switches: Switches;
+  registerStatus: () => RegisterStatus;
+  sleep: (ms: number) => Promise<void>;
+}
+
+const maxLimit = 5000;
+const providerFields = ['id', 'name', 'providerTypeId', '@type'];
+const itemFields = [
+  'id',
+  'name',
+  'status',
+  'iconId',
+  'catalogItemTypeRef/id',
+  'outputResourceTypeRef/id',
+  'providerBinding/bindingId',
+  'providerBinding/providerRef/id',
+  'organization/subtenantRef',
+];
+
+function segmentsOf(request: RecordedRequest): string[] {
+  return request.rawPath
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+}
+
+/** Links name the address the client used, as vRA's do. */
+function originOf(request: RecordedRequest): string {
+  return `http://${request.headers.host ?? '127.0.0.1'}`;
+}
+
+function acceptsJson(headers: IncomingHttpHeaders): boolean {
+  return (headers.accept ?? '').toLowerCase().includes('application/json');
+}
+
+function sendsJson(headers: IncomingHttpHeaders): boolean {
+  return (headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+}
+
+function parseBody(request: RecordedRequest): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(request.body.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The vRA 7 identity and catalog endpoints the gateway uses, as strict as the real ones. */
+export function createVraRoutes(deps: VraRouteDeps): SimHandler {
+  const { catalog, tokens, switches } = deps;
+
+  const bearerOk = (headers: IncomingHttpHeaders): boolean => {
+    const match = /^Bearer (\S+)$/.exec(headers.authorization ?? '');
+    return match?.[1] !== undefined && tokens.isValid(match[1]);
+  };
+
+  const login = (request: RecordedRequest, response: ServerResponse): void => {
+    if (!acceptsJson(request.headers))
+      return sendText(response, 406, 'Not Acceptable', 'text/plain');
+    if (!sendsJson(request.headers)) {
+      return sendJson(response, 415, invalidArgument('Content-Type must be application/json.'));
+    }
+    const parsed = parseBody(request);
+    const body = parsed.ok ? parsed.value : undefined;
+    if (typeof body !== 'object' || body === null) {
+      return sendJson(response, 400, invalidArgument('The provided resource was null.'));
+    }
+    const { username, password, tenant } = body as Record<string, unknown>;
+    if (
+      typeof username !== 'string' ||
+      typeof password !== 'string' ||
+      typeof tenant !== 'string'
+    ) {
+      return sendJson(
+        response,
+        400,
+        invalidArgument('username, password and tenant are required.'),
+      );
+    }
+    const expected = deps.credentials;
+    if (
+      username !== expected.username ||
+      password !== expected.password ||
+      tenant !== expected.tenant
+    ) {
+      const message = `Unable to authenticate user ${username} in tenant ${tenant}.`;
+      return sendJson(
+        response,
+        401,
+        vraErrorBody(
+          vraCodes.authenticationFailed,
+          message,
+          `${vraCodes.authenticationFailed}-${message}`,
+        ),
+      );
+    }
+    const token = tokens.issue(username, tenant);
+    sendJson(response, 200, { expires: token.expires, id: token.id, tenant });
+  };
+
+  const list = (
+    request: RecordedRequest,
+    response: ServerResponse,
+    items: readonly unknown[],
+    fields: readonly string[],
+  ): void => {
+    const pageText = request.query.get('page') ?? '1';
+    const limitText = request.query.get('limit') ?? '20';
+    const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) : Number.NaN;
+    const limit = /^\d{1,9}$/.test(limitText) ? Number(limitText) : Number.NaN;
+    if (!(page >= 1)) return sendJson(response, 400, invalidArgument(`Invalid page: ${pageText}.`));
+    if (!(limit >= 1 && limit <= maxLimit)) {
+      return sendJson(
+        response,
+        400,
+        invalidArgument(`Invalid limit: ${limitText} (1 to ${maxLimit}).`),
+      );
+    }
+    let selected = [...items];
+    const filter = request.query.get('$filter');
+    if (filter !== null) {
+      try {
+        selected = selected.filter(compileFilter(filter, fields));
+      } catch (error) {
+        if (!(error instanceof FilterSyntaxError)) throw error;
+        return sendJson(response, 400, invalidArgument(`Invalid $filter: ${error.message}.`));
+      }
+    }
+    const orderBy = request.query.get('$orderby');
+    if (orderBy !== null) {
+      const match = /^\s*(\w+)(?:\s+(asc|desc))?\s*$/i.exec(orderBy);
+      const field = match?.[1];
+      if (field === undefined || !fields.includes(field)) {
+        return sendJson(response, 400, invalidArgument(`Invalid $orderby: ${orderBy}.`));
+      }
+      const sign = match?.[2]?.toLowerCase() === 'desc' ? -1 : 1;
+      const key = (item: unknown): string => {
+        const value = (item as Record<string, unknown>)[field];
+        return typeof value === 'string' ? value : '';
+      };
+      selected.sort((a, b) => sign * key(a).localeCompare(key(b)));
+    }
+    const total = selected.length;
+    const totalPages = Math.ceil(total / limit);
+    const offset = (page - 1) * limit;
+    const base = `${originOf(request)}${request.rawPath}`;
+    const link = (rel: string, to: number) => ({
+      '@type': 'link',
+      rel,
+      href: `${base}?page=${to}&limit=${limit}`,
+    });
+    sendJson(response, 200, {
+      links: [
+        ...(page > 1 ? [link('prev', page - 1)] : []),
+        ...(page < totalPages ? [link('next', page + 1)] : []),
+      ],
+      content: selected.slice(offset, offset + limit),
+      metadata: { size: limit, totalElements: total, totalPages, number: page, offset },
+    });
+  };
+
+  const register = (
+    request: RecordedRequest,
+    response: ServerResponse,
+    providerId: string,
+    bindingId: string,
+  ): void => {
+    if (!sendsJson(request.headers)) {
+      return sendJson(response, 415, invalidArgument('Content-Type must be application/json.'));
+    }
+    const provider = catalog.provider(providerId);
+    if (provider === undefined) {
+      const message = `Unable to find the specified provider in the service catalog: ${providerId}.`;
+      return sendJson(response, 404, vraErrorBody(vraCodes.notFound, message));
+    }
+    const parsed = parseBody(request);
+    if (!parsed.ok) return sendJson(response, 400, invalidArgument('Malformed JSON request body.'));
+    const problem = registerBodyProblem(parsed.value, bindingId);
+    if (problem !== undefined) return sendJson(response, 400, invalidArgument(problem));
+    const { item } = catalog.register(provider, parsed.value as ProviderCatalogItemBody);
+    const status = deps.registerStatus();
+    if (status === 200) return sendJson(response, 200, item);
+    if (status === 201) {
+      return sendEmpty(response, 201, {
+        location: `${originOf(request)}/catalog-service/api/catalogItems/${encodeURIComponent(item.id)}`,
+      });
+    }
+    sendEmpty(response, 204);
+  };
+
+  const catalogCall = (request: RecordedRequest, response: ServerResponse, s: string[]): void => {
+    // s = ['catalog-service', 'api', ...]
+    const rest = s.slice(2);
+    const [a, b, c, d, e] = rest;
+    if (a === 'providers' && rest.length === 1) {
+      if (request.method !== 'GET') return sendEmpty(response, 405, { allow: 'GET' });
+      return list(request, response, catalog.providers, providerFields);
+    }
+    if (a === 'providers' && b !== undefined && rest.length === 2) {
+      if (request.method !== 'GET') return sendEmpty(response, 405, { allow: 'GET' });
+      const provider = catalog.provider(b);
+      if (provider === undefined) {
+        const message = `Unable to find the specified provider in the service catalog: ${b}.`;
+        return sendJson(response, 404, vraErrorBody(vraCodes.notFound, message));
+      }
+      return sendJson(response, 200, provider);
+    }
+    if (a === 'catalogItems' && rest.length === 1) {
+      if (request.method !== 'GET') return sendEmpty(response, 405, { allow: 'GET' });
+      return list(request, response, catalog.items, itemFields);
+    }
+    if (
+      a === 'provider' &&
+      b === 'providers' &&
+      c !== undefined &&
+      d === 'catalogItems' &&
+      e !== undefined &&
+      rest.length === 5
+    ) {
+      if (request.method !== 'PUT') return sendEmpty(response, 405, { allow: 'PUT' });
+      return register(request, response, c, e);
+    }
+    sendJson(
+      response,
+      404,
+      vraErrorBody(vraCodes.notFound, 'Not found.', `No resource at ${request.path}.`),
+    );
+  };
+
+  return async (request, response) => {
+    const delay = switches.delayFor(request);
+    if (delay > 0) await deps.sleep(delay);
+    const forced = switches.takeForced(request);
+    if (forced !== undefined) {
+      const body =
+        forced.body ??
+        vraErrorBody(
+          forced.error?.code ?? vraCodes.systemException,
+          forced.error?.message ?? 'System exception.',
+          forced.error?.systemMessage ?? null,
+        );
+      return sendJson(response, forced.status, body);
+    }
+    if (switches.takeMalformed(request)) {
+      return sendText(
+        response,
+        200,
+        '{"links":[],"content":[{"@type":"Provider","id":',
+        'application/json',
+      );
+    }
+    const s = segmentsOf(request);
+    if (s[0] === 'identity' && s[1] === 'api' && s[2] === 'tokens') {
+      if (s.length === 3 && request.method === 'POST') return login(request, response);
+      if (s.length === 4 && s[3] !== undefined) {
+        if (request.method === 'HEAD') return sendEmpty(response, tokens.isValid(s[3]) ? 204 : 404);
+        if (request.method === 'DELETE')
+          return sendEmpty(response, tokens.revoke(s[3]) ? 204 : 404);
+      }
+      return sendEmpty(response, 405);
+    }
+    if (s[0] === 'catalog-service' && s[1] === 'api') {
+      if (!bearerOk(request.headers)) {
+        // The real body for a missing or expired bearer is not recorded; 90135 stands in.
+        return sendJson(
+          response,
+          401,
+          vraErrorBody(
+            vraCodes.authenticationFailed,
+            'Unable to authenticate: the bearer token is missing, unknown or expired.',
+          ),
+        );
+      }
+      if (!acceptsJson(request.headers))
+        return sendText(response, 406, 'Not Acceptable', 'text/plain');
+      return catalogCall(request, response, s);
+    }
+    sendJson(
+      response,
+      404,
+      vraErrorBody(vraCodes.notFound, 'Not found.', `No resource at ${request.path}.`),
+    );
+  };
+}

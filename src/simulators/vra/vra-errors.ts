@@ -1,0 +1,29 @@
+/** A vRA 7 error body: `{"errors":[{code, source, message, systemMessage, moreInfoUrl}]}`. */
+export interface SimErrorEntry {
+  code: number;
+  source: null;
+  message: string;
+  systemMessage: string | null;
+  moreInfoUrl: null;
+}
+
+export function vraErrorBody(
+  code: number,
+  message: string,
+  systemMessage: string | null = message,
+): { errors: SimErrorEntry[] } {
+  return { errors: [{ code, source: null, message, systemMessage, moreInfoUrl: null }] };
+}
+
+/** Codes seen on real vRA 7 (upstream-facts.md). */
+export const vraCodes = {
+  invalidArgument: 10101,
+  notFound: 20111,
+  catalogItemNotFound: 20116,
+  authenticationFailed: 90135,
+  systemException: 50505,
+} as const;
+
+export function invalidArgument(detail: string): { errors: SimErrorEntry[] } {
+  return vraErrorBody(vraCodes.invalidArgument, 'Invalid argument.', detail);
+}

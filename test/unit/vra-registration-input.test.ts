@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { BadUserInputError } from '../../src/errors.ts';
+import type { RegisterCatalogItemInput } from '../../src/generated/graphql.ts';
+import {
+  blueprintRegistration,
+  registration,
+} from '../../src/resolvers/catalog/registration-input.ts';
+
+const common = {
+  name: 'CentOS 9',
+  description: '',
+  iconId: 'centos.png',
+  catalogItemTypeId: 'com.vmware.csp.iaas.blueprint.service.machine',
+  outputResourceTypeId: 'Infrastructure.Virtual',
+  organization: { tenantRef: 'qe', tenantLabel: 'QE' },
+};
+const input: RegisterCatalogItemInput = {
+  providerId: '6c1f4cc9-4806-4337-899e-50da870b3ed9',
+  bindingId: '0f3a9d5e-7a0e-4d5b-9a53-3c1f1b2a4e11',
+  ...common,
+};
+
+function problem(run: () => unknown): BadUserInputError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof BadUserInputError) return error;
+    throw error;
+  }
+  throw new Error('no BadUserInputError');
+}
+
+describe('registration input', () => {
+  it('builds the register body with id = bindingId and nulls for what is absent', () => {
+    expect(registration(input)).toEqual({
+      providerId: input.providerId,
+      item: {
+        id: input.bindingId,
+        name: 'CentOS 9',
+        description: '',
+        iconId: 'centos.png',
+        catalogItemTypeId: input.catalogItemTypeId,
+        organization: {
+          tenantRef: 'qe',
+          tenantLabel: 'QE',
+          subtenantRef: null,
+          subtenantLabel: null,
+        },
+        outputResourceTypeId: 'Infrastructure.Virtual',
+        forms: null,
+      },
+    });
+  });
+
+  it('accepts the composite binding ids real items carry', () => {
+    expect(registration({ ...input, bindingId: 'vsphere.local!::!CentOS63' }).item.id).toBe(
+      'vsphere.local!::!CentOS63',
+    );
+  });
+
+  it.each([
+    ['providerId', { providerId: 'iaas-service' }],
+    ['providerId', { providerId: '../../identity' }],
+    ['bindingId', { bindingId: '../tokens' }],
+    ['bindingId', { bindingId: 'a b' }],
+    ['bindingId', { bindingId: '' }],
+    ['name', { name: '  ' }],
+    ['iconId', { iconId: '' }],
+    ['catalogItemTypeId', { catalogItemTypeId: '' }],
+    ['outputResourceTypeId', { outputResourceTypeId: '' }],
+    ['organization.tenantRef', { organization: { tenantRef: '', tenantLabel: 'QE' } }],
+    [
+      'organization.subtenantRef',
+      { organization: { tenantRef: 'qe', tenantLabel: 'QE', subtenantRef: '' } },
+    ],
+    ['forms', { forms: [1, 2] }],
+    ['forms', { forms: 'form' }],
+  ])('refuses a bad %s', (field, change) => {
+    const error = problem(() => registration({ ...input, ...change }));
+    expect(error.extensions['code']).toBe('BAD_USER_INPUT');
+    expect(error.extensions['argument']).toBe(`input.${field}`);
+    expect(error.message).toContain(`input.${field}`);
+  });
+
+  it('names every problem at once', () => {
+    const error = problem(() => registration({ ...input, name: '', iconId: '' }));
+    expect(error.message).toContain('input.name');
+    expect(error.message).toContain('input.iconId');
+  });
+
+  it('publishes a blueprint with id = bindingId = virtualMachineTemplateId', () => {
+    const rest = { ...common };
+    const item = blueprintRegistration({
+      ...rest,
+      virtualMachineTemplateId: 'b9e4a3f2-9d0c-4f1e-8d7a-2c3b4a5d6e7f',
+      forms: { catalogRequestInfoHidden: true },
+    });
+    expect(item.id).toBe('b9e4a3f2-9d0c-4f1e-8d7a-2c3b4a5d6e7f');
+    expect(item.forms).toEqual({ catalogRequestInfoHidden: true });
+    expect(() =>
+      blueprintRegistration({ ...rest, virtualMachineTemplateId: 'x', providerName: ' ' }),
+    ).toThrow(/input\.providerName/);
+  });
+});

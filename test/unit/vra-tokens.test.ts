@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  credentialIdentity,
+  renewMarginMs,
+  TokenCache,
+  type IssuedToken,
+  type VraCredential,
+} from '../../src/upstreams/vra/tokens.ts';
+
+const service: VraCredential = { username: 'svc@vsphere.local', password: 's3cret', tenant: 'qe' };
+const day = 24 * 60 * 60 * 1000;
+
+/** A token cache on a fake clock whose issuer is answered by the test. */
+function setup(lifetimeMs = day) {
+  let now = 1_700_000_000_000;
+  const issued: Array<{
+    credential: VraCredential;
+    resolve: (t: IssuedToken) => void;
+    reject: (e: Error) => void;
+  }> = [];
+  let counter = 0;
+  const cache = new TokenCache<string>({
+    now: () => now,
+    issue: (credential) =>
+      new Promise<IssuedToken>((resolve, reject) => {
+        issued.push({ credential, resolve, reject });
+      }),
+  });
+  const answer = (index = issued.length - 1) => {
+    const request = issued[index];
+    if (request === undefined) throw new Error('no token request to answer');
+    counter++;
+    request.resolve({ id: `token-${counter}`, expiresAt: now + lifetimeMs });
+  };
+  return {
+    cache,
+    issued,
+    answer,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('renewMarginMs', () => {
+  it('renews a 24 h token 60 s before it expires', () => {
+    expect(renewMarginMs(day)).toBe(60_000);
+  });
+
+  it('renews a short-lived token 10% of its lifetime ahead', () => {
+    expect(renewMarginMs(10_000)).toBe(1_000);
+  });
+});
+
+describe('TokenCache', () => {
+  it('asks for no token until one is needed', () => {
+    const { issued } = setup();
+    expect(issued).toHaveLength(0);
+  });
+
+  it('makes one token request for 50 callers at once, and all get its token', async () => {
+    const { cache, issued, answer } = setup();
+    const waiting = Array.from({ length: 50 }, () => cache.token(service, 'call'));
+    expect(issued).toHaveLength(1);
+    answer();
+    expect(new Set(await Promise.all(waiting))).toEqual(new Set(['token-1']));
+  });
+
+  it('reuses the token until the renewal margin before expires, then obtains a new one', async () => {
+    const { cache, issued, answer, advance } = setup();
+    const first = cache.token(service, 'call');
+    answer();
+    expect(await first).toBe('token-1');
+    advance(day - 60_001);
+    expect(await cache.token(service, 'call')).toBe('token-1');
+    expect(issued).toHaveLength(1);
+    advance(1);
+    const renewed = cache.token(service, 'call');
+    expect(issued).toHaveLength(2);
+    answer();
+    expect(await renewed).toBe('token-2');
+  });
+
+  it('obtains a new token once when several calls report the same rejected token', async () => {
+    const { cache, issued, answer } = setup();
+    const first = cache.token(service, 'call');
+    answer();
+    const stale = await first;
+    const renewals = Array.from({ length: 10 }, () => {
+      cache.reject(service, stale);
+      return cache.token(service, 'call');
+    });
+    expect(issued).toHaveLength(2);
+    answer();
+    expect(new Set(await Promise.all(renewals))).toEqual(new Set(['token-2']));
+  });
+
+  it('keeps the new token when a late 401 reports the token it replaced', async () => {
+    const { cache, issued, answer } = setup();
+    const first = cache.token(service, 'call');
+    answer();
+    const stale = await first;
+    cache.reject(service, stale);
+    const second = cache.token(service, 'call');
+    answer();
+    expect(await second).toBe('token-2');
+    cache.reject(service, stale);
+    expect(await cache.token(service, 'call')).toBe('token-2');
+    expect(issued).toHaveLength(2);
+  });
+
+  it('gives a failed login to every waiting caller and does not cache it', async () => {
+    const { cache, issued, answer } = setup();
+    const waiting = [cache.token(service, 'a'), cache.token(service, 'b')];
+    issued[0]?.reject(new Error('login refused'));
+    for (const result of await Promise.allSettled(waiting)) {
+      expect(result.status).toBe('rejected');
+    }
+    const retry = cache.token(service, 'c');
+    expect(issued).toHaveLength(2);
+    answer();
+    expect(await retry).toBe('token-1');
+  });
+
+  it('keeps one entry per credential, so a different password never gets a cached token', async () => {
+    const { cache, issued, answer } = setup();
+    const mine = cache.token(service, 'call');
+    answer();
+    await mine;
+    const other = cache.token({ ...service, password: 'wrong' }, 'call');
+    expect(issued).toHaveLength(2);
+    expect(issued[1]?.credential.password).toBe('wrong');
+    answer();
+    expect(await other).toBe('token-2');
+  });
+
+  it('keys credentials without keeping the password', () => {
+    const key = credentialIdentity(service);
+    expect(key).not.toContain(service.password);
+    expect(key).not.toContain(service.username);
+    expect(credentialIdentity({ ...service })).toBe(key);
+    expect(credentialIdentity({ ...service, tenant: 'other' })).not.toBe(key);
+  });
+
+  it('renews a short-lived token 10% of its lifetime before it expires', async () => {
+    const { cache, issued, answer, advance } = setup(10_000);
+    const first = cache.token(service, 'call');
+    answer();
+    await first;
+    advance(8_999);
+    expect(await cache.token(service, 'call')).toBe('token-1');
+    advance(1);
+    void cache.token(service, 'call');
+    expect(issued).toHaveLength(2);
+  });
+});
