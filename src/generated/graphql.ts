@@ -867,10 +867,14 @@ export type WorkflowExecution = {
   __typename?: 'WorkflowExecution';
   /** When the run ended; null while it runs. */
   endDate: Maybe<Scalars['DateTime']['output']>;
+  /** The error a FAILED run ended with (vRO `content-exception`); null otherwise. */
+  exception: Maybe<Scalars['String']['output']>;
   /** Execution id. */
   id: Scalars['ID']['output'];
   /** Inputs the run was given. */
   inputParameters: Array<ParameterValue>;
+  /** Name of the run as vRO reports it (the workflow's name at start). */
+  name: Maybe<Scalars['String']['output']>;
   /** Outputs so far (complete after COMPLETED). */
   outputParameters: Array<ParameterValue>;
   /** When the run started. */
@@ -1630,8 +1634,10 @@ export type WorkflowExecutionResolvers<
     ResolversParentTypes['WorkflowExecution'],
 > = {
   endDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  exception?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inputParameters?: Resolver<Array<ResolversTypes['ParameterValue']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   outputParameters?: Resolver<Array<ResolversTypes['ParameterValue']>, ParentType, ContextType>;
   startDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   startedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -44,7 +44,7 @@ export const FileScalar = new GraphQLScalarType({
     throw new Error('A File is only an input.');
   },
   parseValue: (value) => {
-    if (!(value instanceof Blob)) {
+    if (!isFileLike(value)) {
       throw new BadUserInputError('Expected a file sent with the GraphQL multipart request spec.');
     }
     return value;
@@ -53,3 +53,18 @@ export const FileScalar = new GraphQLScalarType({
     throw new BadUserInputError('A file is sent as a multipart part, not written in the query.');
   },
 });
+
+/**
+ * yoga's multipart parser hands over a @whatwg-node ponyfill File, which is
+ * not an instance of Node's Blob: accept anything with a File's shape.
+ */
+function isFileLike(value: unknown): value is File {
+  if (value instanceof Blob) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const file = value as Partial<Record<'stream' | 'size' | 'name', unknown>>;
+  return (
+    typeof file.stream === 'function' &&
+    typeof file.size === 'number' &&
+    typeof file.name === 'string'
+  );
+}

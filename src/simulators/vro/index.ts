@@ -1,28 +1,512 @@
-import { startSimServer, sendJson, type RecordedRequest } from '../sim-server.ts';
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import {
+  hasBasicAuth,
+  sendEmpty,
+  sendText,
+  startSimServer,
+  type RecordedRequest,
+} from '../sim-server.ts';
+import { conditionFields, matchesConditions, parseConditions } from './conditions.ts';
+import {
+  newExecutionId,
+  planExecution,
+  renderExecution,
+  renderExecutionLink,
+  runBodyProblem,
+  stateAt,
+  type SimExecution,
+} from './executions.ts';
+import { toJavaJson } from './java-json.ts';
+import { parseMultipart } from './multipart.ts';
+import { readPackage } from './package-reader.ts';
+import { seedCategories, seedWorkflows, type SeedWorkflow } from './seed-workflows.ts';
+
+export type { SeedWorkflow } from './seed-workflows.ts';
+export type { SimExecution } from './executions.ts';
+
+/** Failure switches; tests flip them at any time. */
+export interface VroSwitches {
+  /** Answer a run's 202 without its Location header. */
+  omitLocation: boolean;
+  /** Cut every JSON answer in half. */
+  malformedJson: boolean;
+  /** Wait this long before answering anything. */
+  delayMs: number;
+  /** Answer every authenticated request with this instead. */
+  answer: { status: number; body: string; contentType: string } | null;
+}
 
 export interface VroSimulatorOptions {
   port?: number;
   username?: string;
   password?: string;
+  /** How long each state of a run lasts (default 2000 ms). */
+  stepMs?: number;
+  /** The clock moves only through advance() (default: real time). */
+  manualClock?: boolean;
+  /** Replaces the seeded workflows. */
+  workflows?: readonly SeedWorkflow[];
+  /** A run with an input of this value fails (default `simulate-failure`). */
+  failTrigger?: string;
+  switches?: Partial<VroSwitches>;
+}
+
+/** A package the simulator imported. */
+export interface ImportedPackage {
+  name: string;
+  fileName: string | undefined;
+  bytes: Buffer;
+  overwrite: boolean;
+  importConfigurationAttributeValues: boolean;
+  tagImportMode: string;
+  workflowIds: string[];
 }
 
 export interface VroSimulator {
-  /** API root the gateway is configured with. */
+  /** API root the gateway is configured with (`http://127.0.0.1:<port>/vco/api`). */
   readonly url: URL;
   readonly username: string;
   readonly password: string;
   readonly requests: RecordedRequest[];
+  readonly switches: VroSwitches;
+  /** Every run started, oldest first. */
+  readonly executions: readonly SimExecution[];
+  /** Every package imported, oldest first. */
+  readonly imports: readonly ImportedPackage[];
+  /** The simulator's clock (epoch ms). */
+  now(): number;
+  /** Moves the manual clock forward. */
+  advance(ms: number): void;
+  /** Adds or replaces a workflow. */
+  putWorkflow(workflow: SeedWorkflow): void;
+  getWorkflow(id: string): SeedWorkflow | undefined;
+  /** Cancels a run now; false when there is no such run. */
+  cancelExecution(executionId: string): boolean;
   close(): Promise<void>;
 }
 
-/** Placeholder: answers 404 to everything until the vro simulator is built. */
+const rootPath = '/vco/api';
+const tagImportModes = new Set([
+  'DoNotImport',
+  'ImportAndOverwriteExistingValue',
+  'ImportButPreserveExistingValue',
+]);
+
+/**
+ * A strict vRO 7 simulator: Basic auth on everything under the API root but
+ * `GET /`, JSON only (Accept: application/json), query conditions, workflow
+ * detail, runs that move through their states on the simulator's clock, and
+ * package import.
+ */
 export async function startVroSimulator(options: VroSimulatorOptions = {}): Promise<VroSimulator> {
-  const server = await startSimServer((_request, response) => sendJson(response, 404, {}), options);
-  return {
-    url: new URL(server.origin),
-    username: options.username ?? 'gateway',
-    password: options.password ?? 'simulator',
-    requests: server.requests,
-    close: () => server.close(),
+  const username = options.username ?? 'vcoadmin';
+  const password = options.password ?? 'vcoadmin';
+  const stepMs = options.stepMs ?? 2000;
+  const failTrigger = options.failTrigger ?? 'simulate-failure';
+  const switches: VroSwitches = {
+    omitLocation: false,
+    malformedJson: false,
+    delayMs: 0,
+    answer: null,
+    ...options.switches,
   };
+  const workflows = new Map<string, SeedWorkflow>();
+  for (const workflow of options.workflows ?? seedWorkflows) workflows.set(workflow.id, workflow);
+  const executions: SimExecution[] = [];
+  const imports: ImportedPackage[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let manualNow = Date.now();
+  const now = (): number => (options.manualClock === true ? manualNow : Date.now());
+  let root = '';
+
+  const sendJsonBody = (
+    response: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void => {
+    const text = toJavaJson(body);
+    const sent = switches.malformedJson ? text.slice(0, Math.ceil(text.length / 2)) : text;
+    sendText(response, status, sent, 'application/json', headers);
+  };
+  const sendError = (response: ServerResponse, status: number, message: string): void =>
+    sendJsonBody(response, status, { status: String(status), message });
+
+  const attributesOf = (workflow: SeedWorkflow): Array<{ name: string; value: string }> => {
+    const href = `${root}/workflows/${encodeURIComponent(workflow.id)}/`;
+    return [
+      { value: href, name: 'itemHref' },
+      { value: workflow.id, name: 'id' },
+      { value: workflow.category, name: 'categoryName' },
+      { value: String(workflow.canExecute ?? true), name: 'canExecute' },
+      {
+        value: `${root}/catalog/System/WorkflowCategory/${categoryId(workflow.category)}/`,
+        name: 'categoryHref',
+      },
+      { value: workflow.description ?? '', name: 'description' },
+      { value: workflow.name, name: 'name' },
+      { value: String(workflow.customIcon ?? false), name: 'customIcon' },
+      { value: 'Workflow', name: 'type' },
+      { value: String(workflow.canEdit ?? true), name: 'canEdit' },
+      { value: workflow.version, name: 'version' },
+    ].map(({ name, value }) => ({ value, name }));
+  };
+
+  const queryWorkflows = (request: RecordedRequest, response: ServerResponse): void => {
+    const raw = request.query.get('conditions');
+    let conditions: ReturnType<typeof parseConditions> = [];
+    if (raw !== null) {
+      conditions = parseConditions(raw);
+      if ('error' in conditions) return sendError(response, 400, conditions.error);
+    }
+    const maxResult = nonNegative(request.query.get('maxResult'));
+    const startIndex = nonNegative(request.query.get('startIndex'));
+    if (maxResult === null || maxResult === 0) {
+      return sendError(response, 400, 'maxResult must be a positive integer');
+    }
+    if (startIndex === null) return sendError(response, 400, 'startIndex must be an integer >= 0');
+    const sortOrders = request.query.get('sortOrders');
+    const sortField = sortOrders?.replace(/^[+-]/, '') ?? 'name';
+    if (!conditionFields.has(sortField)) {
+      return sendError(response, 400, `Unknown sort field '${sortField}'`);
+    }
+    const direction = sortOrders?.startsWith('-') === true ? -1 : 1;
+    const matching = [...workflows.values()]
+      .map((workflow) => ({ workflow, attributes: attributesOf(workflow) }))
+      .filter(({ attributes }) =>
+        matchesConditions(
+          Object.fromEntries(attributes.map(({ name, value }) => [name, value])),
+          conditions,
+        ),
+      )
+      .sort((a, b) => {
+        const key = (item: typeof a) =>
+          (item.attributes.find((attribute) => attribute.name === sortField)?.value ?? '') +
+          item.workflow.id;
+        return direction * key(a).localeCompare(key(b));
+      });
+    const page = matching.slice(startIndex ?? 0, (startIndex ?? 0) + (maxResult ?? Infinity));
+    sendJsonBody(response, 200, {
+      link: page.map(({ workflow, attributes }) => ({
+        attributes,
+        href: `${root}/workflows/${encodeURIComponent(workflow.id)}/`,
+        rel: 'down',
+      })),
+      total: matching.length,
+    });
+  };
+
+  const workflowDetail = (workflow: SeedWorkflow): Record<string, unknown> => {
+    const href = `${root}/workflows/${encodeURIComponent(workflow.id)}/`;
+    const declaration = ({ name, type, description }: SeedWorkflow['inputs'][number]) =>
+      description === undefined ? { name, type } : { name, type, description };
+    return {
+      'output-parameters': workflow.outputs.map(declaration),
+      relations: {
+        link: [
+          {
+            rel: 'up',
+            href: `${root}/inventory/System/Workflows/${encodeURIComponent(workflow.category)}/`,
+          },
+          ...['executions', 'presentation', 'tasks', 'icon', 'schema', 'permissions'].map(
+            (rel) => ({ rel, href: `${href}${rel}/` }),
+          ),
+        ],
+      },
+      id: workflow.id,
+      name: workflow.name,
+      version: workflow.version,
+      description: workflow.description ?? '',
+      href,
+      'customized-icon': workflow.customIcon ?? false,
+      'input-parameters': workflow.inputs.map(declaration),
+    };
+  };
+
+  const startRun = (
+    request: RecordedRequest,
+    response: ServerResponse,
+    workflow: SeedWorkflow,
+  ): void => {
+    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      return sendError(response, 415, 'Content-Type must be application/json');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(request.body.toString('utf8'));
+    } catch {
+      return sendError(response, 400, 'The body is not valid JSON');
+    }
+    const problem = runBodyProblem(body, workflow);
+    if (problem !== undefined) return sendError(response, 400, problem);
+    const parameters = (body as { parameters: SimExecution['parameters'] }).parameters;
+    const execution: SimExecution = {
+      id: newExecutionId(),
+      workflowId: workflow.id,
+      workflowName: workflow.name,
+      run: executions.length + 1,
+      startedAt: now(),
+      startedBy: username,
+      parameters,
+      stepMs,
+      canceledAt: undefined,
+      ...planExecution(workflow, parameters, failTrigger),
+    };
+    executions.push(execution);
+    const location = `${root}/workflows/${encodeURIComponent(workflow.id)}/executions/${execution.id}/`;
+    sendEmpty(response, 202, switches.omitLocation ? {} : { location });
+  };
+
+  const importPackage = (request: RecordedRequest, response: ServerResponse): void => {
+    const flag = (name: string): boolean | null | undefined => {
+      const value = request.query.get(name);
+      if (value === null) return undefined;
+      return value === 'true' ? true : value === 'false' ? false : null;
+    };
+    const overwrite = flag('overwrite');
+    const importValues = flag('importConfigurationAttributeValues');
+    if (overwrite === null || importValues === null) {
+      return sendError(
+        response,
+        400,
+        'overwrite and importConfigurationAttributeValues are true or false',
+      );
+    }
+    const tagImportMode = request.query.get('tagImportMode') ?? 'DoNotImport';
+    if (!tagImportModes.has(tagImportMode)) {
+      return sendError(response, 400, `Invalid tagImportMode '${tagImportMode}'`);
+    }
+    const parts = parseMultipart(request.headers['content-type'], request.body);
+    if ('error' in parts) return sendError(response, 415, parts.error);
+    const filePart = parts.find((part) => part.name === 'file');
+    if (filePart === undefined) return sendError(response, 400, "No multipart part named 'file'");
+    const content = readPackage(filePart.content);
+    if ('error' in content) return sendError(response, 400, content.error);
+    if (overwrite !== true) {
+      for (const packaged of content.workflows) {
+        const current = workflows.get(packaged.id);
+        if (current !== undefined && compareVersions(packaged.version, current.version) < 0) {
+          return sendError(
+            response,
+            409,
+            `Workflow '${packaged.name}' (${packaged.id}) version ${packaged.version} in package ` +
+              `${content.name} is older than version ${current.version} on the server`,
+          );
+        }
+      }
+    }
+    for (const packaged of content.workflows) {
+      const current = workflows.get(packaged.id);
+      workflows.set(packaged.id, {
+        id: packaged.id,
+        name: packaged.name,
+        version: packaged.version,
+        category: packaged.category ?? current?.category ?? content.name,
+        inputs: packaged.inputs,
+        outputs: packaged.outputs,
+        ...(packaged.description === undefined ? {} : { description: packaged.description }),
+      });
+    }
+    imports.push({
+      name: content.name,
+      fileName: filePart.filename,
+      bytes: Buffer.from(filePart.content),
+      overwrite: overwrite ?? false,
+      importConfigurationAttributeValues: importValues ?? false,
+      tagImportMode,
+      workflowIds: content.workflows.map((workflow) => workflow.id),
+    });
+    sendEmpty(response, 201);
+  };
+
+  const listPackages = (response: ServerResponse): void => {
+    const names = [...new Set(imports.map((entry) => entry.name))].sort();
+    sendJsonBody(response, 200, {
+      link: names.map((name) => ({
+        attributes: [
+          { value: name, name: 'name' },
+          { value: `${root}/packages/${encodeURIComponent(name)}/`, name: 'itemHref' },
+        ],
+        href: `${root}/packages/${encodeURIComponent(name)}/`,
+        rel: 'down',
+      })),
+      total: names.length,
+    });
+  };
+
+  const handle = async (request: RecordedRequest, response: ServerResponse): Promise<void> => {
+    if (switches.delayMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, switches.delayMs);
+        timers.add(timer);
+      });
+    }
+    if (request.rawPath !== rootPath && !request.rawPath.startsWith(`${rootPath}/`)) {
+      return sendText(response, 404, 'Not Found', 'text/plain');
+    }
+    const segments = pathSegments(request.rawPath.slice(rootPath.length));
+    if (segments === null) return sendError(response, 400, 'Malformed path');
+    if (segments.length === 0 && request.method === 'GET') {
+      return sendJsonBody(response, 200, {
+        service: ['workflows', 'packages', 'about'].map((name) => ({
+          href: `${root}/${name}/`,
+          rel: 'down',
+          name,
+        })),
+      });
+    }
+    if (!hasBasicAuth(request.headers, username, password)) {
+      return sendText(
+        response,
+        401,
+        '<html><head><title>Error</title></head><body>Unauthorized</body></html>',
+        'text/html;charset=utf-8',
+        { 'www-authenticate': 'Basic realm="vco"' },
+      );
+    }
+    if (switches.answer !== null) {
+      const { status, body, contentType } = switches.answer;
+      return sendText(response, status, body, contentType);
+    }
+    const method = request.method;
+    const wantsJson = /\bapplication\/json\b/i.test(request.headers.accept ?? '');
+    const get = (answer: () => void): void => {
+      if (method !== 'GET') return sendError(response, 405, `${method} is not allowed here`);
+      if (!wantsJson)
+        return sendError(response, 406, 'This server answers application/json only when asked to');
+      answer();
+    };
+    const [first, workflowId, third, executionId, fifth, ...rest] = segments;
+    if (first === 'about' && segments.length === 1) {
+      return get(() =>
+        sendJsonBody(response, 200, {
+          version: '7.6.0.17004498',
+          'build-number': '17004498',
+          'build-date': '2020-11-04T09:08:06Z',
+          'api-version': '6.0.0',
+        }),
+      );
+    }
+    if (first === 'packages' && segments.length === 1) {
+      if (method === 'POST') return importPackage(request, response);
+      return get(() => listPackages(response));
+    }
+    if (first !== 'workflows' || rest.length > 0) return sendError(response, 404, 'Not found');
+    if (workflowId === undefined) return get(() => queryWorkflows(request, response));
+    const workflow = workflows.get(workflowId);
+    if (workflow === undefined) {
+      return sendError(response, 404, `Workflow with id '${workflowId}' not found`);
+    }
+    if (third === undefined)
+      return get(() => sendJsonBody(response, 200, workflowDetail(workflow)));
+    if (third !== 'executions') return sendError(response, 404, 'Not found');
+    if (executionId === undefined) {
+      if (method === 'POST') return startRun(request, response, workflow);
+      return get(() => {
+        const runs = executions.filter((execution) => execution.workflowId === workflow.id);
+        sendJsonBody(response, 200, {
+          relations: {
+            total: runs.length,
+            link: [
+              { href: `${root}/workflows/${encodeURIComponent(workflow.id)}/`, rel: 'up' },
+              {
+                href: `${root}/workflows/${encodeURIComponent(workflow.id)}/executions/`,
+                rel: 'add',
+              },
+              ...runs.map((execution) => renderExecutionLink(execution, now(), root)),
+            ],
+          },
+        });
+      });
+    }
+    const execution = executions.find(
+      (candidate) => candidate.id === executionId && candidate.workflowId === workflow.id,
+    );
+    if (execution === undefined) {
+      return sendError(response, 404, `Workflow execution with id '${executionId}' not found`);
+    }
+    if (fifth === undefined) {
+      return get(() =>
+        sendJsonBody(response, 200, renderExecution(execution, workflow, now(), root)),
+      );
+    }
+    if (fifth !== 'state') return sendError(response, 404, 'Not found');
+    if (method === 'DELETE') {
+      execution.canceledAt ??= now();
+      return sendEmpty(response, 204);
+    }
+    return get(() => sendJsonBody(response, 200, { value: stateAt(execution, now()) }));
+  };
+
+  const server = await startSimServer(
+    handle,
+    options.port === undefined ? {} : { port: options.port },
+  );
+  root = `${server.origin}${rootPath}`;
+  return {
+    url: new URL(root),
+    username,
+    password,
+    requests: server.requests,
+    switches,
+    executions,
+    imports,
+    now,
+    advance(ms) {
+      if (options.manualClock !== true) throw new Error('advance() needs manualClock: true');
+      manualNow += ms;
+    },
+    putWorkflow(workflow) {
+      workflows.set(workflow.id, workflow);
+    },
+    getWorkflow: (id) => workflows.get(id),
+    cancelExecution(executionId) {
+      const execution = executions.find((candidate) => candidate.id === executionId);
+      if (execution === undefined) return false;
+      execution.canceledAt ??= now();
+      return true;
+    },
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await server.close();
+    },
+  };
+}
+
+/** The decoded segments below the root (one trailing slash allowed), or null when malformed. */
+function pathSegments(rest: string): string[] | null {
+  if (rest === '' || rest === '/') return [];
+  const parts = rest.slice(1).split('/');
+  if (parts.at(-1) === '') parts.pop();
+  try {
+    const decoded = parts.map((part) => decodeURIComponent(part));
+    return decoded.includes('') ? null : decoded;
+  } catch {
+    return null;
+  }
+}
+
+function nonNegative(raw: string | null): number | null | undefined {
+  if (raw === null) return undefined;
+  return /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+}
+
+function categoryId(name: string): string {
+  return seedCategories[name] ?? createHash('md5').update(name).digest('hex');
+}
+
+/** Compares `major.minor.patch` versions numerically. */
+function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(left.length, right.length); i += 1) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
 }

@@ -1,14 +1,216 @@
+import { createHash } from 'node:crypto';
 import type { GatewayConfig } from '../../gateway-config.ts';
-import { UpstreamHttp } from '../../http/upstream-http.ts';
+import { basicAuthorization } from '../../http/auth.ts';
+import { multipartBody, type StreamableFile } from '../../http/multipart.ts';
+import { path } from '../../http/path.ts';
+import { UpstreamHttp, type CallContext, type UpstreamRequest } from '../../http/upstream-http.ts';
+import { idCondition } from './conditions.ts';
+import {
+  decodeExecution,
+  decodeWorkflowDetail,
+  decodeWorkflowPage,
+  executionIdFromLocation,
+  parseJsonBody,
+} from './decode.ts';
+import { readVroErrorBody } from './error-body.ts';
+import {
+  ExecutionWatcher,
+  executionWatchKey,
+  type ExecutionEvent,
+  type WatcherOptions,
+} from './execution-watcher.ts';
+import type {
+  ExecutionRecord,
+  WireParameterValue,
+  WireRunRequest,
+  WireTagImportMode,
+  WorkflowPage,
+  WorkflowRecord,
+} from './wire.ts';
 
-/** Typed calls to the vro upstream. Placeholder: filled in by the vro work. */
+export interface WorkflowQuery {
+  conditions?: string | undefined;
+  maxResult: number;
+  startIndex: number;
+}
+
+export interface PackageUpload extends StreamableFile {
+  readonly name: string;
+  readonly type: string;
+}
+
+export interface PackageImportOptions {
+  overwrite: boolean;
+  importConfigurationAttributeValues: boolean;
+  tagImportMode: WireTagImportMode;
+}
+
+export interface VroCredentials {
+  username: string | undefined;
+  password: string | undefined;
+}
+
+const json = { accept: 'application/json' } as const;
+
+/** Typed calls to the orchestration server (vRO); paths are below its API root (`.../vco/api`). */
 export class VroClient {
   readonly #http: UpstreamHttp;
-  constructor(http: UpstreamHttp) {
+  readonly #credentials: VroCredentials;
+  readonly #watcher: ExecutionWatcher;
+
+  constructor(http: UpstreamHttp, credentials: VroCredentials, watcher: WatcherOptions = {}) {
     this.#http = http;
+    this.#credentials = credentials;
+    this.#watcher = new ExecutionWatcher(watcher);
   }
-  close(): Promise<void> {
-    return this.#http.close();
+
+  /** `GET /workflows?conditions=&maxResult=&startIndex=` */
+  async queryWorkflows(call: CallContext, query: WorkflowQuery): Promise<WorkflowPage> {
+    const response = await this.#request(call, {
+      method: 'GET',
+      path: '/workflows',
+      route: '/workflows',
+      query: {
+        conditions: query.conditions,
+        maxResult: query.maxResult,
+        startIndex: query.startIndex,
+      },
+      headers: json,
+    });
+    return decodeWorkflowPage(parseJsonBody(response.body, response.status), response.status);
+  }
+
+  /** The query-result item of one workflow (`conditions=id=<id>`), or null when none matches. */
+  async findWorkflow(call: CallContext, id: string): Promise<WorkflowRecord | null> {
+    const page = await this.queryWorkflows(call, {
+      conditions: idCondition(id),
+      maxResult: 2,
+      startIndex: 0,
+    });
+    // condition values match case-insensitively; ids do not
+    return page.workflows.find((workflow) => workflow.id === id) ?? null;
+  }
+
+  /** `GET /workflows/{id}/`: the detail, with input and output parameters. */
+  async getWorkflow(call: CallContext, id: string): Promise<WorkflowRecord> {
+    const response = await this.#request(call, {
+      method: 'GET',
+      path: path`/workflows/${id}/`,
+      route: '/workflows/{id}/',
+      headers: json,
+    });
+    return decodeWorkflowDetail(parseJsonBody(response.body, response.status), response.status);
+  }
+
+  /** `POST /workflows/{id}/executions/`: answers the new execution's id, from `Location`. */
+  async startExecution(
+    call: CallContext,
+    workflowId: string,
+    parameters: WireParameterValue[],
+  ): Promise<string> {
+    const body: WireRunRequest = { parameters };
+    const response = await this.#request(call, {
+      method: 'POST',
+      path: path`/workflows/${workflowId}/executions/`,
+      route: '/workflows/{id}/executions/',
+      headers: { ...json, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return executionIdFromLocation(response.headers['location'], response.status);
+  }
+
+  /** `GET /workflows/{id}/executions/{executionId}/` */
+  async getExecution(
+    call: CallContext,
+    workflowId: string,
+    executionId: string,
+  ): Promise<ExecutionRecord> {
+    const response = await this.#request(call, {
+      method: 'GET',
+      path: path`/workflows/${workflowId}/executions/${executionId}/`,
+      route: '/workflows/{id}/executions/{executionId}/',
+      headers: json,
+    });
+    return decodeExecution(
+      parseJsonBody(response.body, response.status),
+      workflowId,
+      response.status,
+    );
+  }
+
+  /** `POST /packages`: the package streamed as the multipart part named `file`. */
+  async importPackage(
+    call: CallContext,
+    file: PackageUpload,
+    options: PackageImportOptions,
+  ): Promise<void> {
+    const multipart = multipartBody([
+      {
+        name: 'file',
+        filename: file.name === '' ? 'upload.package' : file.name,
+        contentType: file.type === '' ? 'application/octet-stream' : file.type,
+        file,
+      },
+    ]);
+    await this.#request(call, {
+      method: 'POST',
+      path: '/packages',
+      route: '/packages',
+      query: {
+        overwrite: options.overwrite,
+        importConfigurationAttributeValues: options.importConfigurationAttributeValues,
+        tagImportMode: options.tagImportMode,
+      },
+      headers: {
+        ...json,
+        'content-type': multipart.contentType,
+        'content-length': String(multipart.contentLength),
+      },
+      body: multipart.body,
+    });
+  }
+
+  /**
+   * The execution now and on every change of state, from one poller shared
+   * by every subscriber with the same credentials.
+   */
+  watchExecution(workflowId: string, executionId: string): AsyncIterableIterator<ExecutionEvent> {
+    const key = executionWatchKey(workflowId, executionId, this.#credentialIdentity());
+    return this.#watcher.watch(key, (signal, requestId) =>
+      this.getExecution({ signal, requestId }, workflowId, executionId),
+    );
+  }
+
+  /** Number of executions being polled for subscriptions. */
+  get activeWatches(): number {
+    return this.#watcher.activePollers;
+  }
+
+  async close(): Promise<void> {
+    this.#watcher.close();
+    await this.#http.close();
+  }
+
+  #request(call: CallContext, request: UpstreamRequest) {
+    const authorization = this.#authorization();
+    return this.#http.request(
+      call,
+      authorization === undefined ? request : { ...request, authorization },
+    );
+  }
+
+  /** The one place the upstream `Authorization` is computed (per-user credentials go here). */
+  #authorization(): string | undefined {
+    const { username, password } = this.#credentials;
+    if (username === undefined && password === undefined) return undefined;
+    return basicAuthorization(username ?? '', password ?? '');
+  }
+
+  /** Who the calls are made as, without the secret: keys shared pollers. */
+  #credentialIdentity(): string {
+    return createHash('sha256')
+      .update(this.#authorization() ?? '')
+      .digest('base64url');
   }
 }
 
@@ -18,7 +220,8 @@ export function createVroClient(config: GatewayConfig): VroClient {
       service: 'vro',
       baseUrl: config.vro.url,
       timeoutMs: config.upstreamTimeoutMs,
-      readErrorBody: () => ({ code: null, message: null }),
+      readErrorBody: readVroErrorBody,
     }),
+    { username: config.vro.username, password: config.vro.password },
   );
 }

@@ -1,25 +1,142 @@
-/** Wire shapes of the orchestration server (vRO), as upstream-facts.md describes them. */
+/**
+ * Wire shapes of the orchestration server (vRO), as upstream-facts.md describes
+ * them, and the records the resolvers receive (decode.ts turns one into the other).
+ */
 
+/** `{name, value}` pair of a query result item; `value` may be missing. */
+export interface WireAttribute {
+  name: string;
+  value?: string;
+}
+
+/** Item of `GET /workflows`: `attributes` in 7.x, `attribute` in generated docs. */
+export interface WireLink {
+  href?: string;
+  rel?: string;
+  attributes?: WireAttribute[];
+  attribute?: WireAttribute[];
+}
+
+/** `GET /workflows?conditions=...` */
+export interface WireQueryResult {
+  link?: WireLink[];
+  total?: number;
+}
+
+/** A declared input or output (`input-parameters[]` of the workflow detail). */
 export interface WireParameterDecl {
   name: string;
   type: string;
   description?: string;
 }
 
+/**
+ * A typed value: one key naming the wrapper (`string`, `number`, `boolean`,
+ * `date`, `array`, `properties`, `secure-string`, `sdk-object`, ...).
+ */
+export type WireValue = Record<string, unknown>;
+
+/** A parameter with its value (run request, execution inputs and outputs). */
 export interface WireParameterValue {
   name: string;
   type: string;
   scope?: string;
-  value?: Record<string, unknown> | null;
+  value?: WireValue | null;
 }
 
-/** The mapper of Workflow. Placeholder. */
+/** `POST /workflows/{id}/executions` body; real clients send `parameters`. */
+export interface WireRunRequest {
+  parameters: WireParameterValue[];
+}
+
+/** `GET /workflows/{id}/`: hyphenated keys. */
+export interface WireWorkflowDetail {
+  id: string;
+  name: string;
+  version: string;
+  description?: string;
+  href: string;
+  'customized-icon'?: boolean;
+  'input-parameters'?: WireParameterDecl[];
+  'output-parameters'?: WireParameterDecl[];
+}
+
+/** `GET /workflows/{id}/executions/{executionId}/`: epoch-ms dates in 7.x. */
+export interface WireExecution {
+  id: string;
+  name?: string;
+  state: string;
+  'start-date'?: number | string;
+  'end-date'?: number | string;
+  'started-by'?: string;
+  'input-parameters'?: WireParameterValue[];
+  'output-parameters'?: WireParameterValue[];
+  'content-exception'?: string;
+}
+
+/** The fields only the query result carries (the detail lacks them). */
+export interface WorkflowSummaryFields {
+  categoryName: string | null;
+  categoryHref: string | null;
+  type: string | null;
+  canExecute: boolean;
+  canEdit: boolean;
+}
+
+/** The mapper of Workflow: from a query result item (`summary`) or from the detail (`parameters`). */
 export interface WorkflowRecord {
   id: string;
+  name: string;
+  description: string | null;
+  version: string;
+  href: string;
+  customIcon: boolean;
+  /** Present when the record came from `GET /workflows`. */
+  summary?: WorkflowSummaryFields;
+  /** Present when the record came from `GET /workflows/{id}/`. */
+  parameters?: { input: WireParameterDecl[]; output: WireParameterDecl[] };
 }
 
-/** The mapper of WorkflowExecution. Placeholder. */
+/** A page of `GET /workflows`. */
+export interface WorkflowPage {
+  workflows: WorkflowRecord[];
+  total: number;
+}
+
+export const executionStates = [
+  'initializing',
+  'running',
+  'waiting',
+  'waiting-signal',
+  'suspended',
+  'completed',
+  'failed',
+  'canceled',
+] as const;
+
+export type WireExecutionState = (typeof executionStates)[number];
+
+/** The three states after which an execution never changes. */
+export const terminalStates: ReadonlySet<WireExecutionState> = new Set([
+  'completed',
+  'failed',
+  'canceled',
+]);
+
+/** The mapper of WorkflowExecution. Dates are ISO strings. */
 export interface ExecutionRecord {
   id: string;
   workflowId: string;
+  name: string | null;
+  state: WireExecutionState;
+  startDate: string | null;
+  endDate: string | null;
+  startedBy: string | null;
+  inputParameters: WireParameterValue[];
+  outputParameters: WireParameterValue[];
+  exception: string | null;
 }
+
+/** The three exact values vRO accepts for `tagImportMode`. */
+export type WireTagImportMode =
+  'DoNotImport' | 'ImportAndOverwriteExistingValue' | 'ImportButPreserveExistingValue';

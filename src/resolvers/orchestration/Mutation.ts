@@ -1,0 +1,75 @@
+import { BadUserInputError, UpstreamError } from '../../errors.ts';
+import type { MutationResolvers, TagImportMode } from '../../generated/graphql.ts';
+import { encodeParameters } from '../../upstreams/vro/encode-parameters.ts';
+import { assertVroId } from '../../upstreams/vro/ids.ts';
+import type {
+  ExecutionRecord,
+  WireParameterValue,
+  WireTagImportMode,
+} from '../../upstreams/vro/wire.ts';
+
+interface ImportPackageArguments {
+  file: File;
+  overwrite?: boolean | null;
+  importConfigurationAttributeValues?: boolean | null;
+  tagImportMode?: TagImportMode | null;
+}
+
+const tagImportModes: Record<TagImportMode, WireTagImportMode> = {
+  DO_NOT_IMPORT: 'DoNotImport',
+  IMPORT_AND_OVERWRITE_EXISTING_VALUE: 'ImportAndOverwriteExistingValue',
+  IMPORT_BUT_PRESERVE_EXISTING_VALUE: 'ImportButPreserveExistingValue',
+};
+
+export const Mutation: MutationResolvers = {
+  async runWorkflow(_parent, { workflowId, inputs }, { clients, call }) {
+    assertVroId(workflowId, 'workflowId');
+    const parameters = encodeParameters(inputs ?? []);
+    const executionId = await clients.vro.startExecution(call, workflowId, parameters);
+    try {
+      return { execution: await clients.vro.getExecution(call, workflowId, executionId) };
+    } catch (error) {
+      // The run has started: losing its id to a failed read-back would invite a second run.
+      if (error instanceof UpstreamError) {
+        return { execution: justStarted(workflowId, executionId, parameters) };
+      }
+      throw error;
+    }
+  },
+
+  async importPackage(_parent, args, { clients, loaders, call }) {
+    // an argument with a default can still be given an explicit null
+    const { file, overwrite, importConfigurationAttributeValues, tagImportMode } =
+      args as ImportPackageArguments;
+    if (file.size === 0) throw new BadUserInputError('The package file is empty.', 'file');
+    await clients.vro.importPackage(call, file, {
+      overwrite: overwrite === true,
+      importConfigurationAttributeValues: importConfigurationAttributeValues === true,
+      tagImportMode: tagImportModes[tagImportMode ?? 'DO_NOT_IMPORT'],
+    });
+    loaders.vro.workflowById.clearAll();
+    loaders.vro.workflowSummaryById.clearAll();
+    const packageName = file.name.replace(/\.package$/i, '');
+    return { imported: true, packageName: packageName === '' ? null : packageName };
+  },
+};
+
+/** The execution as far as the gateway knows it when vRO accepted the run but could not be read back. */
+function justStarted(
+  workflowId: string,
+  executionId: string,
+  parameters: WireParameterValue[],
+): ExecutionRecord {
+  return {
+    id: executionId,
+    workflowId,
+    name: null,
+    state: 'initializing',
+    startDate: null,
+    endDate: null,
+    startedBy: null,
+    inputParameters: parameters,
+    outputParameters: [],
+    exception: null,
+  };
+}

@@ -1,0 +1,42 @@
+import { nullOnNotFound } from '../../errors.ts';
+import type { QueryResolvers } from '../../generated/graphql.ts';
+import { buildConditions } from '../../upstreams/vro/conditions.ts';
+import { assertVroId } from '../../upstreams/vro/ids.ts';
+import { offsetCursor, pageSize, startAfter } from './page-arguments.ts';
+
+export const Query: QueryResolvers = {
+  async workflows(_parent, { filter, first, after }, { clients, loaders, call }) {
+    const maxResult = pageSize(first);
+    const startIndex = startAfter(after);
+    const conditions = buildConditions(filter);
+    const page = await clients.vro.queryWorkflows(call, { conditions, maxResult, startIndex });
+    const workflows = page.workflows.slice(0, maxResult);
+    for (const workflow of workflows) loaders.vro.workflowSummaryById.prime(workflow.id, workflow);
+    const edges = workflows.map((node, index) => ({
+      cursor: offsetCursor(startIndex + index),
+      node,
+    }));
+    return {
+      edges,
+      nodes: workflows,
+      totalCount: page.total,
+      pageInfo: {
+        hasNextPage: startIndex + workflows.length < page.total,
+        hasPreviousPage: startIndex > 0,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+    };
+  },
+
+  workflow(_parent, { id }, { loaders }) {
+    assertVroId(id, 'id');
+    return nullOnNotFound(() => loaders.vro.workflowById.load(id));
+  },
+
+  workflowExecution(_parent, { workflowId, executionId }, { clients, call }) {
+    assertVroId(workflowId, 'workflowId');
+    assertVroId(executionId, 'executionId');
+    return nullOnNotFound(() => clients.vro.getExecution(call, workflowId, executionId));
+  },
+};

@@ -1,0 +1,209 @@
+import { UpstreamBadResponseError } from '../../errors.ts';
+import { isSafeVroId } from './ids.ts';
+import { toIsoDate } from './unwrap-value.ts';
+import {
+  executionStates,
+  type ExecutionRecord,
+  type WireAttribute,
+  type WireExecutionState,
+  type WireParameterDecl,
+  type WireParameterValue,
+  type WorkflowPage,
+  type WorkflowRecord,
+} from './wire.ts';
+
+/** The body as JSON; UPSTREAM_BAD_RESPONSE when it is not. */
+export function parseJsonBody(body: string, status: number): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw bad('a body that is not JSON', status);
+  }
+}
+
+/**
+ * `GET /workflows`: only `rel: "down"` links are workflows; their attributes
+ * come as `attributes` (7.x) or `attribute` (generated docs), every value a
+ * string (`"true"`, `"0.0.33"`) (upstream-facts.md).
+ */
+export function decodeWorkflowPage(json: unknown, status: number): WorkflowPage {
+  if (!isObject(json)) throw bad('a workflow query result that is not an object', status);
+  const links = json['link'] ?? [];
+  if (!Array.isArray(links)) throw bad('a workflow query result whose link is not a list', status);
+  const total = toCount(json['total']);
+  if (total === undefined) throw bad('a workflow query result without a total', status);
+  const workflows = links
+    .filter((link): link is Record<string, unknown> => isObject(link) && link['rel'] === 'down')
+    .map((link) => decodeSummary(link, status));
+  return { workflows, total };
+}
+
+function decodeSummary(link: Record<string, unknown>, status: number): WorkflowRecord {
+  const list = link['attributes'] ?? link['attribute'];
+  if (!Array.isArray(list)) throw bad('a workflow item without attributes', status);
+  const attributes = new Map<string, string | undefined>();
+  for (const entry of list as unknown[]) {
+    if (isObject(entry) && typeof entry['name'] === 'string') {
+      const { name, value } = entry as unknown as WireAttribute;
+      attributes.set(name, typeof value === 'string' ? value : undefined);
+    }
+  }
+  const text = (name: string): string | null => {
+    const value = attributes.get(name);
+    return value === undefined || value === '' ? null : value;
+  };
+  const flag = (name: string): boolean => attributes.get(name)?.toLowerCase() === 'true';
+  const id = text('id');
+  const name = attributes.get('name');
+  const version = text('version');
+  const href = typeof link['href'] === 'string' ? link['href'] : text('itemHref');
+  if (id === null || name === undefined || version === null || href === null) {
+    throw bad('a workflow item without its id, name, version or href', status);
+  }
+  return {
+    id,
+    name,
+    description: text('description'),
+    version,
+    href,
+    customIcon: flag('customIcon'),
+    summary: {
+      categoryName: text('categoryName'),
+      categoryHref: text('categoryHref'),
+      type: text('type'),
+      canExecute: flag('canExecute'),
+      canEdit: flag('canEdit'),
+    },
+  };
+}
+
+/** `GET /workflows/{id}/`: hyphenated keys, `customized-icon` a real boolean. */
+export function decodeWorkflowDetail(json: unknown, status: number): WorkflowRecord {
+  if (!isObject(json)) throw bad('a workflow that is not an object', status);
+  const { id, name, version, href, description } = json;
+  if (
+    typeof id !== 'string' ||
+    typeof name !== 'string' ||
+    typeof version !== 'string' ||
+    typeof href !== 'string'
+  ) {
+    throw bad('a workflow without its id, name, version or href', status);
+  }
+  return {
+    id,
+    name,
+    description: typeof description === 'string' && description !== '' ? description : null,
+    version,
+    href,
+    customIcon: json['customized-icon'] === true,
+    parameters: {
+      input: decodeDeclarations(json['input-parameters'], status),
+      output: decodeDeclarations(json['output-parameters'], status),
+    },
+  };
+}
+
+function decodeDeclarations(list: unknown, status: number): WireParameterDecl[] {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw bad('parameters that are not a list', status);
+  return list.map((entry: unknown) => {
+    if (
+      !isObject(entry) ||
+      typeof entry['name'] !== 'string' ||
+      typeof entry['type'] !== 'string'
+    ) {
+      throw bad('a parameter without name or type', status);
+    }
+    const { name, type, description } = entry;
+    return typeof description === 'string' && description !== ''
+      ? { name, type, description }
+      : { name, type };
+  });
+}
+
+/** `GET /workflows/{id}/executions/{executionId}/`. */
+export function decodeExecution(
+  json: unknown,
+  workflowId: string,
+  status: number,
+): ExecutionRecord {
+  if (!isObject(json)) throw bad('an execution that is not an object', status);
+  const { id, state, name } = json;
+  if (typeof id !== 'string') throw bad('an execution without an id', status);
+  if (!isExecutionState(state)) throw bad('an execution in an unknown state', status);
+  const startedBy = json['started-by'];
+  const exception = json['content-exception'];
+  return {
+    id,
+    workflowId,
+    name: typeof name === 'string' ? name : null,
+    state,
+    startDate: toIsoDate(json['start-date']),
+    endDate: toIsoDate(json['end-date']),
+    startedBy: typeof startedBy === 'string' ? startedBy : null,
+    inputParameters: decodeValues(json['input-parameters'], status),
+    outputParameters: decodeValues(json['output-parameters'], status),
+    exception: typeof exception === 'string' && exception !== '' ? exception : null,
+  };
+}
+
+function decodeValues(list: unknown, status: number): WireParameterValue[] {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw bad('parameter values that are not a list', status);
+  return list.map((entry: unknown) => {
+    if (
+      !isObject(entry) ||
+      typeof entry['name'] !== 'string' ||
+      typeof entry['type'] !== 'string'
+    ) {
+      throw bad('a parameter value without name or type', status);
+    }
+    const value = entry['value'];
+    return {
+      name: entry['name'],
+      type: entry['type'],
+      value: isObject(value) ? value : null,
+    };
+  });
+}
+
+/**
+ * The run answers 202 with no body and `Location: .../workflows/{id}/executions/{executionId}/`:
+ * the execution id is its last path segment (upstream-facts.md).
+ */
+export function executionIdFromLocation(location: string | undefined, status: number): string {
+  if (location === undefined || location.trim() === '') {
+    throw bad('a started run without a Location header', status);
+  }
+  let segments: string[];
+  try {
+    segments = new URL(location, 'http://location.invalid').pathname
+      .split('/')
+      .filter((segment) => segment !== '')
+      .map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw bad('a Location header that is not a URL', status);
+  }
+  const executionId = segments.at(-1);
+  if (segments.at(-2) !== 'executions' || executionId === undefined || !isSafeVroId(executionId)) {
+    throw bad('a Location header that names no execution', status);
+  }
+  return executionId;
+}
+
+function isExecutionState(value: unknown): value is WireExecutionState {
+  return typeof value === 'string' && (executionStates as readonly string[]).includes(value);
+}
+
+function toCount(value: unknown): number | undefined {
+  const count = typeof value === 'string' && value !== '' ? Number(value) : value;
+  return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function bad(reason: string, status: number): UpstreamBadResponseError {
+  return new UpstreamBadResponseError('vro', reason, status);
+}

@@ -1,0 +1,26 @@
+/**
+ * The vRO 7 error body is unconfirmed (upstream-facts.md): any JSON or text
+ * is opaque text. A JSON `message` is taken when there is one, otherwise the
+ * first 200 characters of the body; vRO has no error code.
+ */
+export function readVroErrorBody(body: string): { code: null; message: string | null } {
+  const text = body.trim();
+  if (text === '') return { code: null, message: null };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
+      const { message } = parsed;
+      if (typeof message === 'string' && message.trim() !== '') {
+        return { code: null, message: clip(message) };
+      }
+    }
+  } catch {
+    // not JSON: plain text
+  }
+  return { code: null, message: clip(text) };
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { readVroErrorBody } from '../../src/upstreams/vro/error-body.ts';
+
+describe('vRO error bodies', () => {
+  it('takes the message of a JSON body, and no code', () => {
+    expect(readVroErrorBody('{"status":"404","message":"Workflow not found"}')).toEqual({
+      code: null,
+      message: 'Workflow not found',
+    });
+  });
+
+  it('takes at most the first 200 characters of any other body', () => {
+    const html = `<html><body>${'x'.repeat(1000)}</body></html>`;
+    const { message } = readVroErrorBody(html);
+    expect(message?.startsWith('<html><body>xxx')).toBe(true);
+    expect(message?.length).toBeLessThanOrEqual(201);
+  });
+
+  it('treats JSON without a message as text, and an empty body as no message', () => {
+    expect(readVroErrorBody('{"error":"x"}').message).toBe('{"error":"x"}');
+    expect(readVroErrorBody('  ')).toEqual({ code: null, message: null });
+  });
+
+  it('clips a long JSON message too', () => {
+    const { message } = readVroErrorBody(JSON.stringify({ message: 'y'.repeat(500) }));
+    expect(message?.length).toBeLessThanOrEqual(201);
+  });
+});
