@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { readUserCredentials } from './credentials.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import type { CallContext } from './http/upstream-http.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
+import { requestInfo } from './request-info.ts';
 import type { Clients } from './upstreams/index.ts';
 
 /** What every resolver receives: the request's call context, the process's clients, the request's loaders. */
@@ -12,18 +13,23 @@ export interface GatewayContext {
   config: GatewayConfig;
 }
 
-const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** A fresh context per GraphQL request: fresh loaders, the request's abort signal and id. */
+/**
+ * A fresh context per GraphQL request: fresh loaders (so nothing loaded for
+ * one user serves another), the request's abort signal, id and the user's own
+ * upstream credentials when sent.
+ */
 export function createContext(
   request: Request,
   clients: Clients,
   config: GatewayConfig,
 ): GatewayContext {
-  const offered = request.headers.get('x-request-id');
+  const info = requestInfo(request);
+  const credentials = readUserCredentials(request.headers, config.vro.authMode);
   const call: CallContext = {
     signal: request.signal,
-    requestId: offered !== null && requestIdPattern.test(offered) ? offered : randomUUID(),
+    requestId: info.requestId,
+    credentials,
+    stats: info,
   };
   return { call, clients, config, loaders: createLoaders(clients, call, config) };
 }

@@ -25,7 +25,10 @@ const headerValue = /^(Basic|Bearer) [A-Za-z0-9._~+/=-]{1,8192}$/;
  * Basic value or, when it authenticates through vRA (VRO_AUTH_MODE=vra-token),
  * the same vRA bearer token when no vRO header is sent; NSX a Basic value.
  */
-export function readUserCredentials(headers: Headers, vroAuthMode: VroAuthMode): UpstreamCredentials {
+export function readUserCredentials(
+  headers: Headers,
+  vroAuthMode: VroAuthMode,
+): UpstreamCredentials {
   const credentials: UpstreamCredentials = {};
   for (const service of ['vro', 'vra', 'nsx'] as const) {
     const name = credentialHeaders[service];
@@ -39,7 +42,11 @@ export function readUserCredentials(headers: Headers, vroAuthMode: VroAuthMode):
     }
     credentials[service] = value;
   }
-  if (credentials.vro === undefined && vroAuthMode === 'vra-token' && credentials.vra !== undefined) {
+  if (
+    credentials.vro === undefined &&
+    vroAuthMode === 'vra-token' &&
+    credentials.vra !== undefined
+  ) {
     credentials.vro = credentials.vra;
   }
   return credentials;

@@ -1,13 +1,24 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type GatewayContext } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { serveGraphiqlAsset } from './graphiql/graphiql-assets.ts';
 import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
+import { Metrics } from './observability/metrics.ts';
+import { clientAuth } from './plugins/client-auth.ts';
+import { errorCodes } from './plugins/error-codes.ts';
+import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
+import { operationLimits } from './plugins/operation-limits.ts';
+import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
+import { requestLimits } from './plugins/request-limits.ts';
+import { requestLog } from './plugins/request-log.ts';
 import { resolvers } from './resolvers/index.ts';
-import { closeClients, createClients, type Clients } from './upstreams/index.ts';
+import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
 
 const schemaDir = new URL('../schema/', import.meta.url);
+const endpoint = '/graphql';
 
 /** The schema's SDL: every `schema/*.graphql`, in name order. */
 export function loadTypeDefs(): string[] {
@@ -19,25 +30,70 @@ export function loadTypeDefs(): string[] {
 
 export interface Gateway {
   yoga: YogaServerInstance<object, GatewayContext>;
+  /** The Node request listener: yoga behind a hard cap on request body bytes. */
+  requestListener: RequestListener;
   clients: Clients;
+  readiness: Readiness;
+  metrics: Metrics;
+  logger: Logger;
   /** Closes the upstream pools. */
   close(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  logger?: Logger;
+}
+
 /** Builds the gateway (no listening: `main.ts` does that, tests use `yoga.fetch`). */
-export function createGateway(config: GatewayConfig): Gateway {
-  const clients = createClients(config);
+export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = new Metrics();
+  const clients = createClients(config, {
+    observer: (event) => metrics.observeUpstreamCall(event),
+  });
+  const seams = upstreamSeams(clients);
+  metrics.track(seams);
+  const readiness = createReadiness(seams, config.readyProbeIntervalMs);
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: endpoint,
     healthCheckEndpoint: '/health',
     landingPage: false,
     graphiql: { title: 'VMware automation gateway' },
     renderGraphiQL: renderGraphiqlPage,
+    batching:
+      config.limits.maxBatchOperations > 1 ? { limit: config.limits.maxBatchOperations } : false,
+    logging: {
+      debug: (...args) => logger.debug({ yoga: args.map(String) }, 'yoga'),
+      info: (...args) => logger.info({ yoga: args.map(String) }, 'yoga'),
+      warn: (...args) => logger.warn({ yoga: args.map(String) }, 'yoga'),
+      error: (...args) => logger.error({ yoga: args.map(describe) }, 'yoga'),
+    },
     context: ({ request }) => createContext(request, clients, config),
-    plugins: [graphiqlAssets()],
+    plugins: [
+      graphiqlAssets(),
+      readinessEndpoint(readiness),
+      metricsEndpoint(metrics),
+      requestLog(logger, metrics),
+      clientAuth(config.gatewayTokens, endpoint),
+      requestLimits(config.limits, endpoint),
+      operationLimits(config.limits),
+      errorCodes(),
+    ],
   });
-  return { yoga, clients, close: () => closeClients(clients) };
+  return {
+    yoga,
+    requestListener: capBodies(yoga.requestListener),
+    clients,
+    readiness,
+    metrics,
+    logger,
+    close: () => closeClients(clients),
+  };
+}
+
+function describe(value: unknown): string {
+  return value instanceof Error ? `${value.name}: ${value.message}` : String(value);
 }
 
 function graphiqlAssets(): Plugin {
@@ -46,5 +102,33 @@ function graphiqlAssets(): Plugin {
       const response = await serveGraphiqlAsset(payload.url.pathname);
       if (response !== undefined) payload.endResponse(response);
     },
+  };
+}
+
+/**
+ * A POST body of undeclared length (chunked) could outgrow every limit before
+ * anyone sees it: refused with 411 before yoga reads it. Browsers and GraphQL
+ * clients always declare the length.
+ */
+function capBodies(listener: RequestListener): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method === 'POST' && request.headers['content-length'] === undefined) {
+      const body = JSON.stringify({
+        errors: [
+          {
+            message: 'A POST must declare its Content-Length.',
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ],
+      });
+      response.writeHead(411, {
+        'content-type': 'application/json; charset=utf-8',
+        connection: 'close',
+      });
+      response.end(body);
+      request.resume();
+      return;
+    }
+    listener(request, response);
   };
 }

@@ -12,7 +12,15 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     level,
     base: { service: 'vmw-graphql-gateway' },
     redact: {
-      paths: ['password', '*.password', 'authorization', '*.authorization', 'token', '*.token', 'headers'],
+      paths: [
+        'password',
+        '*.password',
+        'authorization',
+        '*.authorization',
+        'token',
+        '*.token',
+        'headers',
+      ],
       censor: '[redacted]',
     },
   };

@@ -15,11 +15,13 @@ export class Metrics {
   readonly #operations: Histogram<'operation_type' | 'operation_name' | 'outcome'>;
   readonly #upstreamCalls: Histogram<'service' | 'method' | 'route' | 'status' | 'outcome'>;
   readonly #cacheLookups: Counter<'cache' | 'result'>;
+  #upstreams: ReadonlyArray<{ service: UpstreamService; health: UpstreamHealth }> = [];
+  #caches: readonly CacheStats[] = [];
 
-  constructor(
-    upstreams: ReadonlyArray<{ service: UpstreamService; health: UpstreamHealth }>,
-    caches: readonly CacheStats[] = [],
-  ) {
+  constructor() {
+    const upstreams = (): ReadonlyArray<{ service: UpstreamService; health: UpstreamHealth }> =>
+      this.#upstreams;
+    const caches = (): readonly CacheStats[] => this.#caches;
     collectDefaultMetrics({ register: this.registry });
     this.#operations = new Histogram({
       name: 'graphql_operation_duration_seconds',
@@ -47,7 +49,8 @@ export class Metrics {
       labelNames: ['service'],
       registers: [this.registry],
       collect() {
-        for (const u of upstreams) this.set({ service: u.service }, circuitValue[u.health.circuit]);
+        for (const u of upstreams())
+          this.set({ service: u.service }, circuitValue[u.health.circuit]);
       },
     });
     new Gauge({
@@ -56,7 +59,7 @@ export class Metrics {
       labelNames: ['service', 'state'],
       registers: [this.registry],
       collect() {
-        for (const u of upstreams) {
+        for (const u of upstreams()) {
           this.set({ service: u.service, state: 'running' }, u.health.running);
           this.set({ service: u.service, state: 'queued' }, u.health.queued);
         }
@@ -68,9 +71,18 @@ export class Metrics {
       labelNames: ['cache'],
       registers: [this.registry],
       collect() {
-        for (const cache of caches) this.set({ cache: cache.name }, cache.entries());
+        for (const cache of caches()) this.set({ cache: cache.name }, cache.entries());
       },
     });
+  }
+
+  /** Reports the state of these upstreams and caches at every scrape. */
+  track(
+    upstreams: ReadonlyArray<{ service: UpstreamService; health: UpstreamHealth }>,
+    caches: readonly CacheStats[] = [],
+  ): void {
+    this.#upstreams = upstreams;
+    this.#caches = caches;
   }
 
   observeOperation(type: string, name: string, outcome: 'ok' | 'error', seconds: number): void {

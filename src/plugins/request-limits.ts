@@ -12,7 +12,8 @@ const simpleContentTypes = [
 
 /**
  * Refuses, before anything is parsed: bodies over MAX_REQUEST_BYTES (uploads:
- * MAX_UPLOAD_BYTES) with 413, POST bodies of unknown length with 411, and
+ * MAX_UPLOAD_BYTES) with 413 (bodies of undeclared length are refused by the
+ * gateway's Node listener), and
  * requests a foreign page could make a browser send with the user's cookies
  * or network position (GET operations, multipart and other "simple" POSTs)
  * unless they carry one of the CSRF headers.
@@ -39,11 +40,7 @@ export function requestLimits(limits: Limits, endpoint: string): Plugin {
       const isUpload = contentType.startsWith('multipart/form-data');
       const max = isUpload ? limits.maxUploadBytes : limits.maxRequestBytes;
       const length = request.headers.get('content-length');
-      if (length === null) {
-        payload.endResponse(
-          errorResponse(411, 'BAD_USER_INPUT', 'A POST must declare its Content-Length.'),
-        );
-      } else if (Number(length) > max) {
+      if (length !== null && Number(length) > max) {
         const what = isUpload ? 'upload (MAX_UPLOAD_BYTES)' : 'request body (MAX_REQUEST_BYTES)';
         payload.endResponse(
           errorResponse(413, 'BAD_USER_INPUT', `The ${what} is larger than ${max} bytes.`),

@@ -1,4 +1,6 @@
 import type { GatewayConfig } from '../gateway-config.ts';
+import type { UpstreamHttp } from '../http/upstream-http.ts';
+import type { UpstreamHooks } from '../http/upstream-options.ts';
 import { createNsxClient, type NsxClient } from './nsx/client.ts';
 import { createVraClient, type VraClient } from './vra/client.ts';
 import { createVroClient, type VroClient } from './vro/client.ts';
@@ -10,12 +12,17 @@ export interface Clients {
   nsx: NsxClient;
 }
 
-export function createClients(config: GatewayConfig): Clients {
+export function createClients(config: GatewayConfig, hooks: UpstreamHooks = {}): Clients {
   return {
-    vro: createVroClient(config),
-    vra: createVraClient(config),
-    nsx: createNsxClient(config),
+    vro: createVroClient(config, hooks),
+    vra: createVraClient(config, hooks),
+    nsx: createNsxClient(config, hooks),
   };
+}
+
+/** The seams of every upstream, for readiness and metrics. */
+export function upstreamSeams(clients: Clients): UpstreamHttp[] {
+  return [clients.vro.seam, clients.vra.seam, clients.nsx.seam];
 }
 
 export async function closeClients(clients: Clients): Promise<void> {

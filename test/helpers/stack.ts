@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Env } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
+import { createLogger, type Logger } from '../../src/observability/logger.ts';
 import { createGateway, type Gateway } from '../../src/server.ts';
 import {
   startNsxSimulator,
@@ -56,6 +57,8 @@ export interface StackOptions {
   /** Adjusts the gateway's configuration once it points at the simulators (e.g. wrong credentials). */
   configure?: (config: GatewayConfig) => GatewayConfig;
   nsx?: NsxSimulatorOptions;
+  /** Where the gateway logs (default: nowhere). */
+  logger?: Logger;
 }
 
 /** The three simulators on loopback ports and a gateway configured against them. */
@@ -79,9 +82,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     nsx: { ...base.nsx, url: nsx.url, username: nsx.username, password: nsx.password },
   };
   const config = options.configure?.(simulated) ?? simulated;
-  const gateway = createGateway(config);
+  const gateway = createGateway(config, { logger: options.logger ?? createLogger('silent') });
   const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>
-    Promise.resolve(gateway.yoga.fetch(new Request(`http://gateway.test${path}`, init)));
+    Promise.resolve(
+      gateway.yoga.fetch(new Request(`http://gateway.test${path}`, withCsrfHeader(init))),
+    );
   return {
     vro,
     vra,
@@ -114,7 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 export async function listen(
   gateway: Gateway,
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const server = createServer(gateway.yoga.requestListener);
+  const server = createServer(gateway.requestListener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -126,4 +131,11 @@ export async function listen(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The tests' client behaves like a GraphQL client library: it sends the CSRF-prevention header. */
+function withCsrfHeader(init: RequestInit | undefined): RequestInit {
+  const headers = new Headers(init?.headers);
+  if (!headers.has('x-graphql-csrf')) headers.set('x-graphql-csrf', '1');
+  return { ...init, headers };
 }

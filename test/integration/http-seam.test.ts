@@ -148,11 +148,10 @@ describe('the upstream HTTP seam', () => {
 
   it('aborts the upstream request when the client goes away', async () => {
     let closed = false;
-    const server = await serve((request, res) => {
+    const server = await serve((_request, res) => {
       res.on('close', () => {
         closed = true;
       });
-      void request;
     });
     const controller = new AbortController();
     const pending = client(server).request(

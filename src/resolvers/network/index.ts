@@ -1,4 +1,19 @@
 import type { Resolvers } from '../../generated/graphql.ts';
+import { FirewallConfig } from './FirewallConfig.ts';
+import { FirewallRule } from './FirewallRule.ts';
+import { IpSet } from './IpSet.ts';
+import { Mutation } from './Mutation.ts';
+import { Query } from './Query.ts';
+import { Service } from './Service.ts';
+import { VirtualServer } from './VirtualServer.ts';
 
-/** Resolvers of the network domain. Placeholder. */
-export const networkResolvers: Resolvers = {};
+/** Resolvers of the network domain (NSX / vCNS). */
+export const networkResolvers: Resolvers = {
+  Query,
+  Mutation,
+  IpSet,
+  Service,
+  VirtualServer,
+  FirewallConfig,
+  FirewallRule,
+};

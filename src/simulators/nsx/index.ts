@@ -1,28 +1,150 @@
-import { startSimServer, sendJson, type RecordedRequest } from '../sim-server.ts';
+/**
+ * A strict in-process stand-in for the network security manager (NSX-v /
+ * vCNS): Basic auth, XML bodies, the corrected paths of interfaces.md only,
+ * revisions, in-use checks, and vShield App's generation-guarded firewall.
+ */
+import { hasBasicAuth, startSimServer, type RecordedRequest } from '../sim-server.ts';
+import { edgeRoutes } from './edge-routes.ts';
+import { firewallRoutes } from './firewall-routes.ts';
+import { servicesRoutes } from './services-routes.ts';
+import { seedNsxState, type NsxState } from './seed.ts';
+import {
+  defaultSwitches,
+  notFound,
+  sendError,
+  type ForcedFailure,
+  type NsxSwitches,
+  type SimCall,
+} from './sim-context.ts';
+import { el, writeXml } from './sim-xml.ts';
+import { sendText } from '../sim-server.ts';
+
+export type { ForcedFailure, NsxSwitches } from './sim-context.ts';
+export type { NsxState } from './seed.ts';
 
 export interface NsxSimulatorOptions {
   port?: number;
   username?: string;
   password?: string;
+  /** Switches to start with (see NsxSwitches); change them later through `switches`. */
+  switches?: Partial<NsxSwitches>;
 }
 
 export interface NsxSimulator {
-  /** API root the gateway is configured with. */
+  /** API root the gateway is configured with (the manager's base: `/api/...` is appended). */
   readonly url: URL;
   readonly username: string;
   readonly password: string;
   readonly requests: RecordedRequest[];
+  /** Failure and behaviour switches, read on every request. */
+  readonly switches: NsxSwitches;
+  /** The simulated manager's objects, live. */
+  readonly state: NsxState;
+  /** The stored `<VshieldAppConfiguration>` of a context, as GET would answer it. */
+  firewallDocument(contextId: string): string;
+  /** Back to the seed data and default switches; the request log is emptied. */
+  reset(): void;
   close(): Promise<void>;
 }
 
-/** Placeholder: answers 404 to everything until the nsx simulator is built. */
+function segmentsOf(rawPath: string): string[] {
+  return rawPath
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+}
+
+function matches(failure: ForcedFailure, request: RecordedRequest): boolean {
+  if (failure.method !== undefined && failure.method !== request.method) return false;
+  if (failure.path === undefined) return true;
+  return typeof failure.path === 'string'
+    ? request.rawPath.includes(failure.path)
+    : failure.path.test(request.rawPath);
+}
+
+function route(call: SimCall): void {
+  const [api, version = '', area, ...rest] = call.segments;
+  if (api !== 'api') return notFound(call, call.request.rawPath);
+  if (version === '2.0' && area === 'services') return servicesRoutes(call, rest);
+  if (version === '2.0' && area === 'app' && rest[0] === 'firewall') {
+    return firewallRoutes(call, rest.slice(1));
+  }
+  if (area === 'edges') return edgeRoutes(call, version, rest);
+  notFound(call, call.request.rawPath);
+}
+
 export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Promise<NsxSimulator> {
-  const server = await startSimServer((_request, response) => sendJson(response, 404, {}), options);
+  const username = options.username ?? 'gateway';
+  const password = options.password ?? 'simulator';
+  let state = seedNsxState();
+  const switches: NsxSwitches = { ...defaultSwitches(), ...options.switches };
+
+  const server = await startSimServer(async (request, response) => {
+    if (switches.delayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, switches.delayMs));
+      if (response.destroyed) return;
+    }
+    const call: SimCall = {
+      request,
+      response,
+      state,
+      switches,
+      segments: segmentsOf(request.rawPath),
+    };
+    if (!hasBasicAuth(request.headers, username, password)) {
+      return sendText(response, 401, '', 'text/plain', {
+        'www-authenticate': 'Basic realm="NSX Manager"',
+      });
+    }
+    const failure = switches.fail;
+    if (failure !== null && matches(failure, request)) {
+      if (failure.times !== undefined) {
+        failure.times -= 1;
+        if (failure.times <= 0) switches.fail = null;
+      }
+      if (failure.body !== undefined) {
+        return sendText(
+          response,
+          failure.status,
+          failure.body,
+          failure.contentType ?? 'application/xml',
+        );
+      }
+      return sendError(
+        call,
+        failure.status,
+        failure.errorCode ?? '500',
+        failure.details ?? 'Simulated failure.',
+      );
+    }
+    route(call);
+  }, options);
+
   return {
     url: new URL(server.origin),
-    username: options.username ?? 'gateway',
-    password: options.password ?? 'simulator',
+    username,
+    password,
     requests: server.requests,
+    switches,
+    get state() {
+      return state;
+    },
+    firewallDocument(contextId) {
+      const firewall = state.firewalls.find((f) => f.contextId === contextId);
+      if (firewall === undefined) throw new Error(`no firewall context ${contextId}`);
+      return writeXml(el('VshieldAppConfiguration', [firewall.configuration]));
+    },
+    reset() {
+      state = seedNsxState();
+      Object.assign(switches, defaultSwitches());
+      server.requests.length = 0;
+    },
     close: () => server.close(),
   };
 }

@@ -1,24 +1,316 @@
 import type { GatewayConfig } from '../../gateway-config.ts';
-import { UpstreamHttp } from '../../http/upstream-http.ts';
+import { basicAuthorization } from '../../http/auth.ts';
+import { path } from '../../http/path.ts';
+import {
+  UpstreamHttp,
+  type CallContext,
+  type HttpMethod,
+  type UpstreamResponse,
+} from '../../http/upstream-http.ts';
+import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
+import { checkId } from './checks.ts';
+import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
+import { readNsxError } from './error-xml.ts';
+import { badResponse } from './fields.ts';
+import { generationFromEtag, readFirewallConfig } from './firewall-xml.ts';
+import { KeyedLock } from './keyed-lock.ts';
+import { ipSetCreateXml, ipSetUpdateXml, readIpSet, readIpSetList } from './ip-set-xml.ts';
+import { readService, readServiceList, serviceCreateXml, serviceUpdateXml } from './service-xml.ts';
+import { createdVirtualServer, virtualServerXml } from './virtual-server-xml.ts';
+import type {
+  FirewallConfigRecord,
+  IpSetRecord,
+  ServiceRecord,
+  VirtualServerRecord,
+} from './wire.ts';
+import { buildXml, parseXml, XmlError, type XmlElement } from './xml.ts';
 
-/** Typed calls to the nsx upstream. Placeholder: filled in by the nsx work. */
+interface NsxRequest {
+  method: HttpMethod;
+  path: string;
+  route: string;
+  query?: Readonly<Record<string, string | boolean>>;
+  body?: XmlElement;
+  /** Media type of the body; `application/xml` unless said otherwise. */
+  contentType?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+const xmlMediaType = 'application/xml';
+
+/**
+ * Typed calls to the network security manager (NSX / vCNS), on the corrected
+ * paths of interfaces.md section C. Every body is built and read by xml.ts;
+ * every id that goes into a path is checked and percent-encoded.
+ */
 export class NsxClient {
+  /** This process's firewall writes, one at a time per context (see firewall-edit.ts). */
+  readonly firewallWrites = new KeyedLock();
   readonly #http: UpstreamHttp;
-  constructor(http: UpstreamHttp) {
+  readonly #config: GatewayConfig['nsx'];
+
+  constructor(http: UpstreamHttp, config: GatewayConfig['nsx']) {
     this.#http = http;
+    this.#config = config;
   }
+
   close(): Promise<void> {
     return this.#http.close();
   }
+
+  // ------------------------------------------------------------ IP sets
+
+  async listIpSets(call: CallContext, scopeId: string): Promise<IpSetRecord[]> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/services/ipset/scope/${checkId(scopeId, 'scopeId')}`,
+      route: '/api/2.0/services/ipset/scope/{scopeId}',
+    });
+    return readIpSetList(this.#parse(response));
+  }
+
+  async getIpSet(call: CallContext, id: string): Promise<IpSetRecord> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      route: '/api/2.0/services/ipset/{id}',
+    });
+    return readIpSet(this.#parse(response));
+  }
+
+  /** Answers the new IP set's id. */
+  async createIpSet(call: CallContext, scopeId: string, draft: IpSetDraft): Promise<string> {
+    const response = await this.#send(call, {
+      method: 'POST',
+      path: path`/api/2.0/services/ipset/${checkId(scopeId, 'scopeId')}`,
+      route: '/api/2.0/services/ipset/{scopeId}',
+      body: ipSetCreateXml(draft),
+    });
+    return createdId(response);
+  }
+
+  /** Reads the current IP set and writes the draft over it, against its revision. */
+  async updateIpSet(call: CallContext, id: string, draft: IpSetDraft): Promise<void> {
+    const current = await this.getIpSet(call, id);
+    await this.#send(call, {
+      method: 'PUT',
+      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      route: '/api/2.0/services/ipset/{id}',
+      body: ipSetUpdateXml(current, draft),
+    });
+  }
+
+  async deleteIpSet(call: CallContext, id: string, force: boolean): Promise<void> {
+    await this.#send(call, {
+      method: 'DELETE',
+      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      route: '/api/2.0/services/ipset/{id}',
+      query: { force },
+    });
+  }
+
+  // ------------------------------------------------------------ services
+
+  async listServices(call: CallContext, scopeId: string): Promise<ServiceRecord[]> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/services/application/scope/${checkId(scopeId, 'scopeId')}`,
+      route: '/api/2.0/services/application/scope/{scopeId}',
+    });
+    return readServiceList(this.#parse(response));
+  }
+
+  async getService(call: CallContext, id: string): Promise<ServiceRecord> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      route: '/api/2.0/services/application/{id}',
+    });
+    return readService(this.#parse(response));
+  }
+
+  /** Answers the new service's id. The scope is the segment right after `application` (interfaces.md C). */
+  async createService(call: CallContext, scopeId: string, draft: ServiceDraft): Promise<string> {
+    const response = await this.#send(call, {
+      method: 'POST',
+      path: path`/api/2.0/services/application/${checkId(scopeId, 'scopeId')}`,
+      route: '/api/2.0/services/application/{scopeId}',
+      body: serviceCreateXml(draft),
+    });
+    return createdId(response);
+  }
+
+  async updateService(call: CallContext, id: string, draft: ServiceDraft): Promise<void> {
+    const current = await this.getService(call, id);
+    await this.#send(call, {
+      method: 'PUT',
+      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      route: '/api/2.0/services/application/{id}',
+      body: serviceUpdateXml(current, draft),
+    });
+  }
+
+  async deleteService(call: CallContext, id: string, force: boolean): Promise<void> {
+    await this.#send(call, {
+      method: 'DELETE',
+      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      route: '/api/2.0/services/application/{id}',
+      query: { force },
+    });
+  }
+
+  // ------------------------------------------------------------ edges
+
+  async addVirtualServer(
+    call: CallContext,
+    edgeId: string,
+    draft: VirtualServerDraft,
+  ): Promise<VirtualServerRecord> {
+    const version = this.#config.edgeApiVersion;
+    const response = await this.#send(call, {
+      method: 'POST',
+      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
+      route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
+      body: virtualServerXml(draft),
+    });
+    return createdVirtualServer(draft, createdIdIfAny(response));
+  }
+
+  /** `POST ?action=forcesync` with no body: the documented GET form is wrong (upstream-facts.md). */
+  async forceSyncEdge(call: CallContext, edgeId: string): Promise<void> {
+    await this.#send(call, {
+      method: 'POST',
+      path: path`/api/${this.#config.edgeApiVersion}/edges/${checkId(edgeId, 'edgeId')}`,
+      route: '/api/{version}/edges/{edgeId}?action=forcesync',
+      query: { action: 'forcesync' },
+    });
+  }
+
+  // ------------------------------------------------------------ application firewall
+
+  async getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/app/firewall/${checkId(contextId, 'portGroupId')}/config`,
+      route: '/api/2.0/app/firewall/{contextId}/config',
+    });
+    const generation = generationFromEtag(response.headers['etag']);
+    return readFirewallConfig(this.#parse(response), contextId, generation);
+  }
+
+  /**
+   * Replaces the whole configuration of the context. vShield App wants the
+   * generation number in double quotes in If-Match, and `text/xml`
+   * (upstream-facts.md, vShield App).
+   */
+  async postFirewall(
+    call: CallContext,
+    contextId: string,
+    generationNumber: string,
+    document: XmlElement,
+  ): Promise<void> {
+    await this.#send(call, {
+      method: 'POST',
+      path: path`/api/2.0/app/firewall/${checkId(contextId, 'portGroupId')}/config`,
+      route: '/api/2.0/app/firewall/{contextId}/config',
+      body: document,
+      contentType: 'text/xml',
+      headers: { 'if-match': `"${generationNumber}"` },
+    });
+  }
+
+  // ------------------------------------------------------------ plumbing
+
+  /** The seam, for readiness and metrics. */
+  get seam(): UpstreamHttp {
+    return this.#http;
+  }
+
+  /** The one place the upstream credential is computed: the user's own, else the service account. */
+  #authorization(call: CallContext): string | undefined {
+    const user = call.credentials?.nsx;
+    if (user !== undefined) return user;
+    const { username, password } = this.#config;
+    if (username === undefined) return undefined;
+    return basicAuthorization(username, password ?? '');
+  }
+
+  async #send(call: CallContext, request: NsxRequest): Promise<UpstreamResponse> {
+    const headers: Record<string, string> = { accept: xmlMediaType, ...request.headers };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = buildXml(request.body, { declaration: true });
+      headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
+    }
+    const authorization = this.#authorization(call);
+    return this.#http.request(call, {
+      method: request.method,
+      path: request.path,
+      route: request.route,
+      headers,
+      ...(request.query === undefined ? {} : { query: request.query }),
+      ...(body === undefined ? {} : { body }),
+      ...(authorization === undefined ? {} : { authorization }),
+    });
+  }
+
+  #parse(response: UpstreamResponse): XmlElement {
+    try {
+      return parseXml(response.body);
+    } catch (error) {
+      if (error instanceof XmlError) throw badResponse(error.message, response.status);
+      throw error;
+    }
+  }
 }
 
-export function createNsxClient(config: GatewayConfig): NsxClient {
+/**
+ * The id of a created object: 201 with the id as plain text and a Location
+ * ending in it (upstream-facts.md, NSX). The Location is required.
+ */
+function createdId(response: UpstreamResponse): string {
+  const id = createdIdIfAny(response);
+  if (response.headers['location'] === undefined) {
+    throw badResponse('a create answer without a Location header', response.status);
+  }
+  if (id === null) throw badResponse('a create answer without the new id', response.status);
+  return id;
+}
+
+function createdIdIfAny(response: UpstreamResponse): string | null {
+  const location = response.headers['location'];
+  const fromBody = response.body.trim();
+  let fromLocation: string | undefined;
+  if (location !== undefined) {
+    const last =
+      location
+        .replace(/[?#].*$/, '')
+        .replace(/\/+$/, '')
+        .split('/')
+        .at(-1) ?? '';
+    try {
+      fromLocation = decodeURIComponent(last);
+    } catch {
+      throw badResponse('a Location header that is not a URL', response.status);
+    }
+  }
+  if (fromBody !== '' && fromLocation !== undefined && fromBody !== fromLocation) {
+    throw badResponse(
+      'a create answer whose body and Location name different ids',
+      response.status,
+    );
+  }
+  const id = fromLocation ?? (fromBody === '' ? undefined : fromBody);
+  if (id === undefined) return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) {
+    throw badResponse('a create answer with an id that is not an NSX id', response.status);
+  }
+  return id;
+}
+
+export function createNsxClient(config: GatewayConfig, hooks: UpstreamHooks = {}): NsxClient {
   return new NsxClient(
-    new UpstreamHttp({
-      service: 'nsx',
-      baseUrl: config.nsx.url,
-      timeoutMs: config.upstreamTimeoutMs,
-      readErrorBody: () => ({ code: null, message: null }),
-    }),
+    new UpstreamHttp({ ...upstreamHttpOptions(config, 'nsx', hooks), readErrorBody: readNsxError }),
+    config.nsx,
   );
 }

@@ -2,7 +2,7 @@ import { UnauthenticatedError, UpstreamStatusError } from '../../errors.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { bearerAuthorization } from '../../http/auth.ts';
 import { path } from '../../http/path.ts';
-import { upstreamHttpOptions } from '../../http/upstream-options.ts';
+import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
 import {
   UpstreamHttp,
   type CallContext,
@@ -133,6 +133,11 @@ export class VraClient {
     }
   }
 
+  /** The seam, for readiness and metrics. */
+  get seam(): UpstreamHttp {
+    return this.#http;
+  }
+
   #withHeaders(request: UpstreamRequest, authorization: string): UpstreamRequest {
     return { ...request, authorization, headers: { accept: json, ...request.headers } };
   }
@@ -184,10 +189,13 @@ export class VraClient {
   }
 }
 
-export function createVraClient(config: GatewayConfig): VraClient {
+export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VraClient {
   const { username, password, tenant } = config.vra;
   return new VraClient(
-    new UpstreamHttp({ ...upstreamHttpOptions(config, 'vra'), readErrorBody: readVraErrorBody }),
+    new UpstreamHttp({
+      ...upstreamHttpOptions(config, 'vra', hooks),
+      readErrorBody: readVraErrorBody,
+    }),
     {
       credential:
         username === undefined || password === undefined || tenant === undefined

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { credentialKey } from '../../credentials.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { basicAuthorization } from '../../http/auth.ts';
 import { multipartBody, type StreamableFile } from '../../http/multipart.ts';
 import { path } from '../../http/path.ts';
+import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
 import { UpstreamHttp, type CallContext, type UpstreamRequest } from '../../http/upstream-http.ts';
 import { idCondition } from './conditions.ts';
 import {
@@ -174,11 +175,29 @@ export class VroClient {
    * The execution now and on every change of state, from one poller shared
    * by every subscriber with the same credentials.
    */
-  watchExecution(workflowId: string, executionId: string): AsyncIterableIterator<ExecutionEvent> {
-    const key = executionWatchKey(workflowId, executionId, this.#credentialIdentity());
-    return this.#watcher.watch(key, (signal, requestId) =>
-      this.getExecution({ signal, requestId }, workflowId, executionId),
+  watchExecution(
+    call: CallContext,
+    workflowId: string,
+    executionId: string,
+  ): AsyncIterableIterator<ExecutionEvent> {
+    const key = executionWatchKey(
+      workflowId,
+      executionId,
+      credentialKey(this.#authorization(call)),
     );
+    const credentials = call.credentials;
+    return this.#watcher.watch(key, (signal, requestId) =>
+      this.getExecution(
+        credentials === undefined ? { signal, requestId } : { signal, requestId, credentials },
+        workflowId,
+        executionId,
+      ),
+    );
+  }
+
+  /** The seam, for readiness and metrics. */
+  get seam(): UpstreamHttp {
+    return this.#http;
   }
 
   /** Number of executions being polled for subscriptions. */
@@ -192,34 +211,30 @@ export class VroClient {
   }
 
   #request(call: CallContext, request: UpstreamRequest) {
-    const authorization = this.#authorization();
+    const authorization = this.#authorization(call);
     return this.#http.request(
       call,
       authorization === undefined ? request : { ...request, authorization },
     );
   }
 
-  /** The one place the upstream `Authorization` is computed (per-user credentials go here). */
-  #authorization(): string | undefined {
+  /**
+   * The one place the upstream `Authorization` is computed: the user's own
+   * credentials when the request carries them, else the service account.
+   */
+  #authorization(call: CallContext): string | undefined {
+    const user = call.credentials?.vro;
+    if (user !== undefined) return user;
     const { username, password } = this.#credentials;
     if (username === undefined && password === undefined) return undefined;
     return basicAuthorization(username ?? '', password ?? '');
   }
-
-  /** Who the calls are made as, without the secret: keys shared pollers. */
-  #credentialIdentity(): string {
-    return createHash('sha256')
-      .update(this.#authorization() ?? '')
-      .digest('base64url');
-  }
 }
 
-export function createVroClient(config: GatewayConfig): VroClient {
+export function createVroClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VroClient {
   return new VroClient(
     new UpstreamHttp({
-      service: 'vro',
-      baseUrl: config.vro.url,
-      timeoutMs: config.upstreamTimeoutMs,
+      ...upstreamHttpOptions(config, 'vro', hooks),
       readErrorBody: readVroErrorBody,
     }),
     { username: config.vro.username, password: config.vro.password },

@@ -1,0 +1,233 @@
+/**
+ * What the NSX simulator starts with. IP sets, services and the vShield App
+ * rules follow the shapes of test/fixtures/nsx (nsxraml examples, MIT, and
+ * the vShield API guide's example); rule 1004 adds elements and attributes
+ * the gateway does not model, so that tests can see them survive.
+ */
+import { readXml, type SimElement } from './sim-xml.ts';
+
+export interface SimScope {
+  id: string;
+  objectTypeName: string;
+  name: string;
+}
+
+export interface SimIpSet {
+  objectId: string;
+  name: string;
+  description: string;
+  value: string;
+  revision: number;
+  scopeId: string;
+  inheritanceAllowed: boolean;
+  readOnly: boolean;
+}
+
+export interface SimApplication {
+  objectId: string;
+  name: string;
+  description: string;
+  protocol: string;
+  value: string | undefined;
+  sourcePort: string | undefined;
+  revision: number;
+  scopeId: string;
+  inheritanceAllowed: boolean;
+}
+
+export interface SimEdge {
+  id: string;
+  /** `<virtualServer>` elements as stored, each with its `<virtualServerId>`. */
+  virtualServers: SimElement[];
+  forceSyncs: number;
+}
+
+export interface SimFirewall {
+  contextId: string;
+  generation: number;
+  /** The `<firewallConfiguration>` element as last written. */
+  configuration: SimElement;
+}
+
+export interface NsxState {
+  scopes: SimScope[];
+  ipSets: SimIpSet[];
+  applications: SimApplication[];
+  edges: SimEdge[];
+  firewalls: SimFirewall[];
+  nextIpSet: number;
+  nextApplication: number;
+  nextVirtualServer: number;
+  nextRuleId: number;
+}
+
+const vsmUuid = '42271168-863F-EAA7-C3FD-BCFED40B77BB';
+const nodeId = 'a8dfee54-210f-47f0-a9e3-401a350eb6d8';
+export const housekeeping = { vsmUuid, nodeId };
+
+const portGroupRules = `<firewallConfiguration contextId="dvportgroup-63">
+  <layer3FirewallRule disabled="false" precedence="high" id="1003">
+    <action>allow</action>
+    <logged>true</logged>
+    <notes>web tier to app tier</notes>
+    <source><address><containerId>domain-c7</containerId></address></source>
+    <destination>
+      <address><containerId>dvportgroup-63</containerId></address>
+      <application><applicationSetId>application-161</applicationSetId></application>
+    </destination>
+  </layer3FirewallRule>
+  <layer3FirewallRule managedBy="ops-team" disabled="false" precedence="default" id="1004">
+    <sectionId>1007</sectionId>
+    <action>deny</action>
+    <logged>false</logged>
+    <notes>block the &lt;legacy&gt; &amp; "old" subnet – ü</notes>
+    <source>
+      <address><containerId>ipset-3</containerId></address>
+      <exclude>false</exclude>
+      <address><ipAddress>10.9.9.0/24</ipAddress></address>
+    </source>
+    <destination>
+      <application><applicationSetId>application-400</applicationSetId></application>
+    </destination>
+    <appliedToList>
+      <appliedTo><value>dvportgroup-63</value><type kind="portgroup">DistributedVirtualPortgroup</type></appliedTo>
+    </appliedToList>
+  </layer3FirewallRule>
+  <layer3FirewallRule disabled="false" precedence="default" id="1001">
+    <action>allow</action>
+    <logged>false</logged>
+    <notes/>
+    <source/>
+    <destination/>
+  </layer3FirewallRule>
+  <layer2FirewallRule disabled="false" precedence="default" id="1002">
+    <action>allow</action>
+    <logged>false</logged>
+    <notes/>
+    <destination/>
+  </layer2FirewallRule>
+</firewallConfiguration>`;
+
+const datacenterRules = `<firewallConfiguration contextId="datacenter-2">
+  <layer3FirewallRule disabled="false" precedence="default" id="2001">
+    <action>allow</action>
+    <logged>false</logged>
+    <notes/>
+    <source/>
+    <destination/>
+  </layer3FirewallRule>
+  <layer2FirewallRule disabled="false" precedence="default" id="2002">
+    <action>allow</action>
+    <logged>false</logged>
+    <notes/>
+    <destination/>
+  </layer2FirewallRule>
+</firewallConfiguration>`;
+
+const defaultVirtualServer = `<virtualServer>
+  <virtualServerId>virtualServer-1</virtualServerId>
+  <name>http_vip</name>
+  <description>http virtualServer</description>
+  <enabled>true</enabled>
+  <ipAddress>10.117.35.172</ipAddress>
+  <protocol>http</protocol>
+  <port>80</port>
+  <connectionLimit>123</connectionLimit>
+  <connectionRateLimit>123</connectionRateLimit>
+  <applicationProfileId>applicationProfile-1</applicationProfileId>
+  <defaultPoolId>pool-1</defaultPoolId>
+  <enableServiceInsertion>false</enableServiceInsertion>
+  <accelerationEnabled>true</accelerationEnabled>
+</virtualServer>`;
+
+/** A fresh copy of the seed state. */
+export function seedNsxState(): NsxState {
+  return {
+    scopes: [
+      { id: 'globalroot-0', objectTypeName: 'GlobalRoot', name: 'Global' },
+      { id: 'universalroot-0', objectTypeName: 'UniversalRoot', name: 'Universal' },
+      { id: 'datacenter-2', objectTypeName: 'Datacenter', name: 'Datacenter West' },
+    ],
+    ipSets: [
+      ipSet('ipset-1', 'sys-gen-empty-ipset-edge-fw', '', '', 'globalroot-0', 2, true, true),
+      ipSet(
+        'ipset-3',
+        'IPSET-2',
+        'web tier addresses',
+        '10.112.1.1,10.112.2.0/24,192.168.10.10-192.168.10.20',
+        'globalroot-0',
+        1,
+        false,
+      ),
+      ipSet(
+        'ipset-4',
+        'R&D <lab> "α"',
+        'names keep every character',
+        '10.20.0.0/16,2001:db8::/32',
+        'globalroot-0',
+        3,
+        true,
+      ),
+      ipSet('ipset-7', 'dc-west-mgmt', '', '172.16.0.0/16', 'datacenter-2', 1, false),
+    ],
+    applications: [
+      app('application-161', 'VMware-VDM2.x-Ephemeral', 'TCP', '1024-65535', 'globalroot-0'),
+      app('application-371', 'TestService-Renamed', 'MS_RPC_UDP', '500', 'globalroot-0'),
+      app('application-400', 'HTTPS', 'TCP', '443', 'globalroot-0'),
+      app('application-401', 'DNS-UDP', 'UDP', '53', 'globalroot-0', '1024-65535'),
+      app('application-402', 'ICMP Echo', 'ICMP', 'echo-request', 'globalroot-0'),
+      app('application-410', 'dc-west-ssh', 'TCP', '22', 'datacenter-2'),
+    ],
+    edges: [{ id: 'edge-1', virtualServers: [readXml(defaultVirtualServer)], forceSyncs: 0 }],
+    firewalls: [
+      {
+        contextId: 'dvportgroup-63',
+        generation: 1312802020950,
+        configuration: readXml(portGroupRules),
+      },
+      {
+        contextId: 'datacenter-2',
+        generation: 1312802020000,
+        configuration: readXml(datacenterRules),
+      },
+    ],
+    nextIpSet: 8,
+    nextApplication: 411,
+    nextVirtualServer: 2,
+    nextRuleId: 1005,
+  };
+}
+
+function ipSet(
+  objectId: string,
+  name: string,
+  description: string,
+  value: string,
+  scopeId: string,
+  revision: number,
+  inheritanceAllowed: boolean,
+  readOnly = false,
+): SimIpSet {
+  return { objectId, name, description, value, revision, scopeId, inheritanceAllowed, readOnly };
+}
+
+function app(
+  objectId: string,
+  name: string,
+  protocol: string,
+  value: string,
+  scopeId: string,
+  sourcePort?: string,
+): SimApplication {
+  return {
+    objectId,
+    name,
+    description: '',
+    protocol,
+    value,
+    sourcePort,
+    revision: 2,
+    scopeId,
+    inheritanceAllowed: true,
+  };
+}

@@ -1,0 +1,195 @@
+/** What every NSX simulator route receives, and the manager's ways of answering. */
+import type { ServerResponse } from 'node:http';
+import { sendEmpty, sendText, type RecordedRequest } from '../sim-server.ts';
+import type { NsxState } from './seed.ts';
+import { el, leaf, readXml, SimXmlError, writeXml, type SimElement } from './sim-xml.ts';
+
+/** Answer matching requests with this status and error XML (or `body`), `times` times (default: always). */
+export interface ForcedFailure {
+  status: number;
+  errorCode?: string;
+  details?: string;
+  /** Raw body instead of the error XML. */
+  body?: string;
+  contentType?: string;
+  method?: string;
+  /** Substring of (or pattern for) the raw path. */
+  path?: string | RegExp;
+  times?: number;
+}
+
+export interface NsxSwitches {
+  /** Milliseconds to wait before answering. */
+  delayMs: number;
+  fail: ForcedFailure | null;
+  /** Success bodies that are XML come out cut short (not well-formed). */
+  malformedXml: boolean;
+  /** Success bodies that are XML are replaced by a billion-laughs document. */
+  billionLaughs: boolean;
+  /** Creates answer without a Location header. */
+  omitLocation: boolean;
+  /** Status for a stale If-Match on the application firewall (vShield's is unconfirmed). */
+  staleStatus: 409 | 412;
+  /** Status of an accepted force sync (no body either way). */
+  forceSyncStatus: 200 | 204;
+  /**
+   * Before each of the next N application-firewall POSTs, another client
+   * writes first (a rule with notes `foreign change k` is appended and the
+   * generation number moves on), so that POST is stale.
+   */
+  foreignFirewallWrites: number;
+}
+
+export function defaultSwitches(): NsxSwitches {
+  return {
+    delayMs: 0,
+    fail: null,
+    malformedXml: false,
+    billionLaughs: false,
+    omitLocation: false,
+    staleStatus: 412,
+    forceSyncStatus: 204,
+    foreignFirewallWrites: 0,
+  };
+}
+
+export interface SimCall {
+  request: RecordedRequest;
+  response: ServerResponse;
+  state: NsxState;
+  switches: NsxSwitches;
+  /** Decoded path segments after `/api/`. */
+  segments: string[];
+}
+
+/** NSX error codes the simulator uses. */
+export const errorCodes = {
+  concurrentAccess: '101',
+  badRequest: '100',
+  notFound: '202',
+  invalidValue: '210',
+  duplicateName: '213',
+  inUse: '220',
+  badMediaType: '415',
+  preconditionFailed: '412',
+  notAllowed: '405',
+} as const;
+
+/** `<error><details/><errorCode/><moduleName/></error>` (errors-appendix.md). */
+export function sendError(
+  call: SimCall,
+  status: number,
+  errorCode: string,
+  details: string,
+  headers: Record<string, string> = {},
+): void {
+  const body = writeXml(
+    el('error', [
+      leaf('details', details),
+      leaf('errorCode', errorCode),
+      leaf('moduleName', 'core-services'),
+    ]),
+  );
+  sendText(call.response, status, body, 'application/xml', headers);
+}
+
+const billionLaughs = `<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<list><ipset><name>&lol9;</name></ipset></list>
+`;
+
+/** A success answer with an XML body (subject to the malformed / billion-laughs switches). */
+export function sendXml(
+  call: SimCall,
+  status: number,
+  root: SimElement,
+  headers: Record<string, string> = {},
+): void {
+  let body = writeXml(root);
+  if (call.switches.billionLaughs) body = billionLaughs;
+  else if (call.switches.malformedXml) body = body.slice(0, Math.floor(body.length * 0.6));
+  sendText(call.response, status, body, 'application/xml', headers);
+}
+
+/** 201 with the new id as plain text and a Location ending in it. */
+export function sendCreated(call: SimCall, id: string, location: string): void {
+  sendText(call.response, 201, id, 'text/plain', call.switches.omitLocation ? {} : { location });
+}
+
+export function sendNoContent(call: SimCall, status: 200 | 204 = 200): void {
+  sendEmpty(call.response, status, status === 200 ? { 'content-length': '0' } : {});
+}
+
+function mediaType(call: SimCall): string {
+  return (call.request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * The request body as XML with root `rootTag`, or undefined after answering
+ * the manager's error: a media type other than `mediaTypes` (with
+ * `mediaStatus`), an empty or malformed body, a DTD, or the wrong root.
+ */
+export function readBody(
+  call: SimCall,
+  rootTag: string,
+  mediaTypes: readonly string[] = ['application/xml'],
+  mediaStatus = 400,
+): SimElement | undefined {
+  if (!mediaTypes.includes(mediaType(call))) {
+    sendError(
+      call,
+      mediaStatus,
+      mediaStatus === 415 ? errorCodes.badMediaType : errorCodes.badRequest,
+      `Content-Type must be ${mediaTypes.join(' or ')}.`,
+    );
+    return undefined;
+  }
+  let root: SimElement;
+  try {
+    root = readXml(call.request.body.toString('utf8'));
+  } catch (error) {
+    const reason = error instanceof SimXmlError ? error.message : 'unreadable';
+    sendError(call, 400, errorCodes.badRequest, `The request body is not valid XML (${reason}).`);
+    return undefined;
+  }
+  if (root.tag !== rootTag) {
+    sendError(call, 400, errorCodes.badRequest, `The request body must be <${rootTag}>.`);
+    return undefined;
+  }
+  return root;
+}
+
+export function notFound(call: SimCall, what: string): void {
+  sendError(
+    call,
+    404,
+    errorCodes.notFound,
+    `The requested object : ${what} could not be found. Object identifiers are case sensitive.`,
+  );
+}
+
+export function methodNotAllowed(call: SimCall, allowed: readonly string[]): void {
+  sendError(call, 405, errorCodes.notAllowed, `${call.request.method} is not supported here.`, {
+    allow: allowed.join(', '),
+  });
+}
+
+/** `?force=`: absent is false; anything but true/false is refused. */
+export function readForce(call: SimCall): boolean | undefined {
+  const force = call.request.query.get('force');
+  if (force === null) return false;
+  if (force === 'true' || force === 'false') return force === 'true';
+  sendError(call, 400, errorCodes.badRequest, 'force must be true or false.');
+  return undefined;
+}

@@ -1,0 +1,59 @@
+/**
+ * Checked GraphQL inputs, ready to be written. In a draft, `undefined` means
+ * "not given": left out of a create, kept from the current object in an
+ * update; `null` means "clear it".
+ */
+import type { FirewallLayerName } from './wire.ts';
+import type { XmlElement } from './xml.ts';
+
+export interface IpSetDraft {
+  name: string;
+  description: string | null | undefined;
+  /** Comma-free addresses, ranges and CIDRs. */
+  addresses: string[];
+  inheritanceAllowed: boolean | undefined;
+}
+
+export interface ServiceDraft {
+  name: string;
+  description: string | null | undefined;
+  /** Upper case, one of the known application protocols. */
+  protocol: string;
+  ports: string | null | undefined;
+  sourcePorts: string | null | undefined;
+  inheritanceAllowed: boolean | undefined;
+}
+
+export interface VirtualServerDraft {
+  name: string;
+  description: string | null;
+  enabled: boolean | null;
+  ipAddress: string;
+  /** Lower case, as the manager spells it: http, https, tcp, udp. */
+  protocol: string;
+  port: string;
+  connectionLimit: number | null;
+  connectionRateLimit: number | null;
+  applicationProfileId: string | null;
+  defaultPoolId: string | null;
+  accelerationEnabled: boolean | null;
+}
+
+/** A JSON value of a rule part (`source`, ...) and the element it stands for. */
+export interface RulePart {
+  json: unknown;
+  xml: XmlElement;
+}
+
+export interface RuleDraft {
+  id: string | undefined;
+  layer: FirewallLayerName;
+  action: string;
+  disabled: boolean;
+  logged: boolean;
+  precedence: string | null;
+  notes: string | null | undefined;
+  source: RulePart | null | undefined;
+  destination: RulePart | null | undefined;
+  service: RulePart | null | undefined;
+}

@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { BadUserInputError } from '../../src/errors.ts';
+import {
+  checkGenerationNumber,
+  checkId,
+  checkIpSetInput,
+  checkPosition,
+  checkRuleInput,
+  checkRuleInputs,
+  checkServiceInput,
+  checkVirtualServerInput,
+  isAddress,
+  isPortList,
+} from '../../src/upstreams/nsx/checks.ts';
+import { buildXml } from '../../src/upstreams/nsx/xml.ts';
+
+function argumentOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(BadUserInputError);
+    return (error as BadUserInputError).extensions['argument'];
+  }
+  throw new Error('no BadUserInputError');
+}
+
+describe('checkId', () => {
+  it.each(['ipset-12', 'globalroot-0', 'edge-1', 'dvportgroup-63', '1003', 'a.b_c:d'])(
+    'accepts %s',
+    (id) => {
+      expect(checkId(id, 'id')).toBe(id);
+    },
+  );
+
+  it.each(['', '../ipset-1', 'ipset 1', 'a/b', 'a?b', '-lead', 'x'.repeat(129), 'ü'])(
+    'refuses %j',
+    (id) => {
+      expect(argumentOf(() => checkId(id, 'id'))).toBe('id');
+    },
+  );
+});
+
+describe('addresses and ports', () => {
+  it.each([
+    '10.0.0.1',
+    '10.0.0.0/24',
+    '0.0.0.0/0',
+    '10.0.0.1-10.0.0.9',
+    '2001:db8::1',
+    '2001:db8::/32',
+    '2001:db8::1-2001:db8::ff',
+    '::ffff:10.0.0.1',
+  ])('accepts the address %s', (value) => {
+    expect(isAddress(value)).toBe(true);
+  });
+
+  it.each([
+    '',
+    '10.0.0',
+    '10.0.0.256',
+    '10.0.0.0/33',
+    '10.0.0.9-10.0.0.1',
+    '10.0.0.1-2001:db8::1',
+    '10.0.0.1,10.0.0.2',
+    'host.example',
+    '2001:db8::/129',
+    '2001:db8::ff-2001:db8::1',
+  ])('refuses the address %j', (value) => {
+    expect(isAddress(value)).toBe(false);
+  });
+
+  it.each(['80', '443,8000-8080', '1-65535', '22,80,443'])('accepts the ports %s', (value) => {
+    expect(isPortList(value)).toBe(true);
+  });
+
+  it.each(['', '0', '65536', '80-79', '80,', 'http', '80 443', '1-2-3'])(
+    'refuses the ports %j',
+    (value) => {
+      expect(isPortList(value)).toBe(false);
+    },
+  );
+});
+
+describe('checkIpSetInput', () => {
+  it('answers a draft with trimmed addresses and the name exactly as given', () => {
+    expect(
+      checkIpSetInput({ name: ' R&D <lab> "α" ', addresses: [' 10.0.0.1 ', '10.0.0.0/24'] }),
+    ).toEqual({
+      name: ' R&D <lab> "α" ',
+      description: undefined,
+      addresses: ['10.0.0.1', '10.0.0.0/24'],
+      inheritanceAllowed: undefined,
+    });
+  });
+
+  it.each([
+    ['an empty name', { name: '  ', addresses: ['10.0.0.1'] }, 'input.name'],
+    ['no addresses', { name: 'n', addresses: [] }, 'input.addresses'],
+    ['an empty address', { name: 'n', addresses: ['10.0.0.1', ''] }, 'input.addresses[1]'],
+    ['a bad address', { name: 'n', addresses: ['10.0.0.300'] }, 'input.addresses[0]'],
+    ['a control character', { name: 'a\u0001', addresses: ['10.0.0.1'] }, 'input.name'],
+    ['a long name', { name: 'x'.repeat(257), addresses: ['10.0.0.1'] }, 'input.name'],
+  ])('refuses %s', (_what, input, argument) => {
+    expect(argumentOf(() => checkIpSetInput(input))).toBe(argument);
+  });
+});
+
+describe('checkServiceInput', () => {
+  it('upper-cases the protocol', () => {
+    expect(checkServiceInput({ name: 'web', protocol: 'tcp', ports: '443' })).toMatchObject({
+      protocol: 'TCP',
+      ports: '443',
+    });
+  });
+
+  it('takes an ICMP type name as the ports of an ICMP service', () => {
+    expect(
+      checkServiceInput({ name: 'ping', protocol: 'ICMP', ports: 'echo-request' }),
+    ).toMatchObject({
+      protocol: 'ICMP',
+      ports: 'echo-request',
+    });
+  });
+
+  it.each([
+    ['an unknown protocol', { name: 'n', protocol: 'HTTP' }, 'input.protocol'],
+    ['bad ports', { name: 'n', protocol: 'TCP', ports: '80-' }, 'input.ports'],
+    ['bad source ports', { name: 'n', protocol: 'UDP', sourcePorts: '99999' }, 'input.sourcePorts'],
+    [
+      'source ports on ICMP',
+      { name: 'n', protocol: 'ICMP', sourcePorts: '1' },
+      'input.sourcePorts',
+    ],
+    ['ports on IGMP', { name: 'n', protocol: 'IGMP', ports: '1' }, 'input.ports'],
+    ['an empty name', { name: '', protocol: 'TCP' }, 'input.name'],
+  ])('refuses %s', (_what, input, argument) => {
+    expect(argumentOf(() => checkServiceInput(input))).toBe(argument);
+  });
+});
+
+describe('checkVirtualServerInput', () => {
+  const valid = { name: 'vip', ipAddress: '10.0.0.5', protocol: 'HTTPS', port: '443' };
+
+  it('writes the protocol as the manager spells it', () => {
+    expect(checkVirtualServerInput(valid)).toMatchObject({
+      protocol: 'https',
+      enabled: null,
+      description: null,
+    });
+  });
+
+  it.each([
+    ['a bad address', { ...valid, ipAddress: '10.0.0' }, 'input.ipAddress'],
+    ['a bad protocol', { ...valid, protocol: 'FTP' }, 'input.protocol'],
+    ['a bad port', { ...valid, port: 'https' }, 'input.port'],
+    ['a negative limit', { ...valid, connectionLimit: -1 }, 'input.connectionLimit'],
+    ['an unsafe pool id', { ...valid, defaultPoolId: 'pool/1' }, 'input.defaultPoolId'],
+  ])('refuses %s', (_what, input, argument) => {
+    expect(argumentOf(() => checkVirtualServerInput(input))).toBe(argument);
+  });
+});
+
+describe('checkRuleInput', () => {
+  it('fills the schema defaults and converts the JSON parts', () => {
+    const draft = checkRuleInput({
+      action: 'deny',
+      source: { address: { containerId: 'ipset-3' } },
+    });
+    expect(draft).toMatchObject({
+      id: undefined,
+      layer: 'LAYER3',
+      action: 'deny',
+      disabled: false,
+      logged: false,
+      precedence: 'default',
+      notes: undefined,
+      destination: undefined,
+    });
+    expect(buildXml(draft.source?.xml ?? { name: 'x', attributes: {}, children: [] })).toBe(
+      '<source><address><containerId>ipset-3</containerId></address></source>',
+    );
+  });
+
+  it('keeps null apart from unset (clear versus keep)', () => {
+    expect(checkRuleInput({ action: 'allow', notes: null, source: null })).toMatchObject({
+      notes: null,
+      source: null,
+    });
+  });
+
+  it.each([
+    ['an empty action', { action: ' ' }, 'rule.action'],
+    ['an action with markup', { action: 'allow<' }, 'rule.action'],
+    ['a bad id', { action: 'allow', id: '10 03' }, 'rule.id'],
+    ['JSON without XML form', { action: 'allow', destination: { 'a b': 'x' } }, 'rule.destination'],
+    ['a JSON null inside a part', { action: 'allow', service: { port: null } }, 'rule.service'],
+  ])('refuses %s', (_what, input, argument) => {
+    expect(argumentOf(() => checkRuleInput(input))).toBe(argument);
+  });
+
+  it('refuses the same id twice in a ruleset', () => {
+    expect(
+      argumentOf(() =>
+        checkRuleInputs([
+          { action: 'allow', id: '1' },
+          { action: 'deny', id: '1' },
+        ]),
+      ),
+    ).toBe('rules[1].id');
+  });
+});
+
+describe('position and generation number', () => {
+  it('refuses a negative position', () => {
+    expect(argumentOf(() => checkPosition(-1))).toBe('position');
+    expect(checkPosition(0)).toBe(0);
+    expect(checkPosition(null)).toBeUndefined();
+  });
+
+  it('takes a generation number with or without the ETag quotes', () => {
+    expect(checkGenerationNumber('1312802020950')).toBe('1312802020950');
+    expect(checkGenerationNumber('"1312802020950"')).toBe('1312802020950');
+    expect(checkGenerationNumber(undefined)).toBeUndefined();
+    expect(argumentOf(() => checkGenerationNumber('12 34'))).toBe('generationNumber');
+  });
+});
