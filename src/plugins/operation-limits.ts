@@ -16,7 +16,14 @@ import type { Limits } from '../config.ts';
 const refuse = (message: string): GraphQLError =>
   new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
 
-/** Refuses a selection nested deeper than `max` fields (fragments followed, cycles cut). */
+const introspectionRoots = new Set(['__schema', '__type']);
+/** GraphiQL's full introspection query nests 14 deep; its shape is fixed by the schema. */
+const introspectionDepth = 16;
+
+/**
+ * Refuses a selection nested deeper than `max` fields (fragments followed,
+ * cycles cut); introspection gets the depth GraphiQL needs.
+ */
 export function maxDepthRule(max: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
@@ -46,10 +53,17 @@ export function maxDepthRule(max: number): ValidationRule {
     };
     return {
       OperationDefinition(operation) {
-        if (depthOf(operation.selectionSet, new Set()) > max) {
-          context.reportError(
-            refuse(`The operation is nested deeper than ${max} fields (MAX_QUERY_DEPTH).`),
-          );
+        for (const selection of operation.selectionSet.selections) {
+          const introspection =
+            selection.kind === Kind.FIELD && introspectionRoots.has(selection.name.value);
+          const limit = introspection ? Math.max(max, introspectionDepth) : max;
+          const depth = depthOf({ kind: Kind.SELECTION_SET, selections: [selection] }, new Set());
+          if (depth > limit) {
+            context.reportError(
+              refuse(`The operation is nested deeper than ${limit} fields (MAX_QUERY_DEPTH).`),
+            );
+            return;
+          }
         }
       },
     };
