@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/tools/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
