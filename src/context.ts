@@ -22,11 +22,12 @@ export function createContext(
   request: Request,
   clients: Clients,
   config: GatewayConfig,
+  signal: AbortSignal = request.signal,
 ): GatewayContext {
   const info = requestInfo(request);
   const credentials = readUserCredentials(request.headers, config.vro.authMode);
   const call: CallContext = {
-    signal: request.signal,
+    signal,
     requestId: info.requestId,
     credentials,
     stats: info,

@@ -52,7 +52,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     observer: (event) => metrics.observeUpstreamCall(event),
   });
   const seams = upstreamSeams(clients);
-  metrics.track(seams);
+  const providerCache = clients.vra.providerCache;
+  providerCache?.observe((hit) => metrics.countCacheLookup(providerCache.name, hit));
+  metrics.track(seams, providerCache === undefined ? [] : [providerCache]);
   const readiness = createReadiness(seams, config.readyProbeIntervalMs);
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
@@ -69,7 +71,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       warn: (...args) => logger.warn({ yoga: args.map(String) }, 'yoga'),
       error: (...args) => logger.error({ yoga: args.map(describe) }, 'yoga'),
     },
-    context: ({ request }) => createContext(request, clients, config),
+    context: (initial) => createContext(initial.request, clients, config, clientSignal(initial)),
     plugins: [
       graphiqlAssets(),
       readinessEndpoint(readiness),
@@ -90,6 +92,21 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     logger,
     close: () => closeClients(clients),
   };
+}
+
+/**
+ * A native signal that aborts when the client goes away. Behind Node's http
+ * server it follows the response's `close`: the adapter's own signal class can
+ * abort without ever reading as aborted or firing its listeners.
+ */
+function clientSignal(initial: { request: Request }): AbortSignal {
+  const { res } = initial as { res?: ServerResponse };
+  if (res === undefined) return initial.request.signal;
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('The client went away.'));
+  });
+  return controller.signal;
 }
 
 function describe(value: unknown): string {

@@ -199,8 +199,8 @@ export class UpstreamHttp {
       if (retryAfter === undefined) throw failure;
       try {
         await sleep(retryAfter, signal);
-      } catch {
-        throw this.#mapFailure(new Error('aborted'), call.signal, deadline);
+      } catch (error) {
+        throw this.#mapFailure(error, call.signal, deadline);
       }
     }
   }
@@ -249,7 +249,11 @@ export class UpstreamHttp {
   }
 
   #mapFailure(error: unknown, clientSignal: AbortSignal, deadline: AbortSignal): Error {
-    if (clientSignal.aborted) return new ClientGoneError();
+    // The server adapter's signal may abort without ever reading as aborted;
+    // an abort that is not the deadline's can only be the client's.
+    if (clientSignal.aborted || (isAbortError(error) && !deadline.aborted)) {
+      return new ClientGoneError();
+    }
     if (deadline.aborted) return new UpstreamTimeoutError(this.service, this.#options.timeoutMs);
     if (error instanceof UpstreamError) return error;
     return new UpstreamUnavailableError(this.service, describeNetworkError(error));
@@ -330,6 +334,10 @@ export class UpstreamHttp {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'RequestAbortedError');
 }
 
 function isStream(body: UpstreamRequest['body']): boolean {
