@@ -5,6 +5,10 @@
  */
 
 import { readFileSync } from 'node:fs';
+import {
+  loadPersistedOperations,
+  PersistedOperationsFileError,
+} from './plugins/persisted-operations.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -75,6 +79,12 @@ export interface Config {
   persistedOperationsFile: string | undefined;
   /** OTLP/HTTP traces endpoint; unset: no tracing. */
   otlpEndpoint: URL | undefined;
+  /**
+   * SIMULATOR_LATENCY_MS: every request to a built-in simulator is answered
+   * this much later (default 0), to try timeouts, drains and loading states
+   * by hand. Real upstreams are not affected.
+   */
+  simulatorLatencyMs: number;
 }
 
 export class ConfigError extends Error {
@@ -131,11 +141,26 @@ export function loadConfig(env: Env): Config {
     readyProbeIntervalMs: read.integer('READY_PROBE_INTERVAL_MS', 10_000, 100, 30_000),
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     providerCacheTtlMs: read.integer('PROVIDER_CACHE_TTL_MS', 60_000, 0, 86_400_000),
-    persistedOperationsFile: read.readableFile('PERSISTED_OPERATIONS_FILE'),
+    persistedOperationsFile: checkedAllowList(read.readableFile('PERSISTED_OPERATIONS_FILE')),
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
+    simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 600_000),
   };
   refuseOpenExposure(config);
   return config;
+}
+
+/** The allow-list file, once it is known to load (a bad one stops start-up here, not later). */
+function checkedAllowList(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    loadPersistedOperations(file);
+  } catch (error) {
+    if (error instanceof PersistedOperationsFileError) {
+      throw new ConfigError('PERSISTED_OPERATIONS_FILE', error.message);
+    }
+    throw error;
+  }
+  return file;
 }
 
 const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;

@@ -1,9 +1,7 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './observability/logger.ts';
-import { createGateway } from './server.ts';
-import { startSimulators } from './simulators/index.ts';
 
 function readConfig(): Config {
   try {
@@ -19,6 +17,9 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Loaded once the configuration holds: a bad one fails at once.
+  const { createGateway } = await import('./server.ts');
+  const { startSimulators } = await import('./simulators/index.ts');
   const logger = createLogger(config.logLevel);
   for (const service of ['vro', 'vra', 'nsx'] as const) {
     if (config[service].tlsInsecure) {
@@ -31,7 +32,16 @@ async function main(): Promise<void> {
   const simulators = await startSimulators(config);
   for (const line of simulators.summary) logger.info(line);
   const gateway = createGateway(simulators.config, { logger });
-  const server = createServer(gateway.requestListener);
+  let stopping = false;
+  // Responses in flight, so that a drain can tell each client to close its
+  // connection after its answer: a kept-alive connection would hold the drain.
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+    if (stopping) response.setHeader('connection', 'close');
+    gateway.requestListener(request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -40,7 +50,6 @@ async function main(): Promise<void> {
   const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info({ port }, `GraphQL gateway ready: GraphiQL at http://${shown}:${port}/graphql`);
 
-  let stopping = false;
   const drain = (signal: string): void => {
     if (stopping) return;
     stopping = true;
@@ -49,6 +58,9 @@ async function main(): Promise<void> {
       'draining: no new connections, finishing requests in flight',
     );
     gateway.readiness.draining = true;
+    for (const response of inFlight) {
+      if (!response.headersSent) response.setHeader('connection', 'close');
+    }
     const force = setTimeout(() => {
       logger.warn('grace period over: closing the connections still open');
       server.closeAllConnections();
@@ -59,10 +71,16 @@ async function main(): Promise<void> {
       void gateway
         .close()
         .then(() => simulators.close())
-        .then(() => {
-          logger.info('stopped');
-          process.exit(0);
-        });
+        .then(
+          () => {
+            logger.info('stopped');
+            process.exit(0);
+          },
+          (error: unknown) => {
+            logger.error({ error: String(error) }, 'stopping failed');
+            process.exit(1);
+          },
+        );
     });
     server.closeIdleConnections();
   };

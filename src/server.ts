@@ -7,13 +7,17 @@ import { serveGraphiqlAsset } from './graphiql/graphiql-assets.ts';
 import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
+import { Tracing } from './observability/tracing.ts';
+import { canonicalEndpoint } from './plugins/canonical-endpoint.ts';
 import { clientAuth } from './plugins/client-auth.ts';
 import { errorCodes } from './plugins/error-codes.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
+import { loadPersistedOperations, persistedOperations } from './plugins/persisted-operations.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
+import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
 
@@ -36,7 +40,9 @@ export interface Gateway {
   readiness: Readiness;
   metrics: Metrics;
   logger: Logger;
-  /** Closes the upstream pools. */
+  /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT); undefined when tracing is off. */
+  tracing: Tracing | undefined;
+  /** Closes the upstream pools (and exports the traces left). */
   close(): Promise<void>;
 }
 
@@ -48,8 +54,10 @@ export interface GatewayOptions {
 export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = new Metrics();
+  const tracing = config.otlpEndpoint === undefined ? undefined : new Tracing(config.otlpEndpoint);
   const clients = createClients(config, {
     observer: (event) => metrics.observeUpstreamCall(event),
+    ...(tracing === undefined ? {} : { tracer: tracing.upstream }),
   });
   const seams = upstreamSeams(clients);
   const providerCache = clients.vra.providerCache;
@@ -61,6 +69,8 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     graphqlEndpoint: endpoint,
     healthCheckEndpoint: '/health',
     landingPage: false,
+    // Yoga's own cap (25 MB by default) would refuse uploads MAX_UPLOAD_BYTES allows.
+    maxRequestBodySize: Math.max(config.limits.maxRequestBytes, config.limits.maxUploadBytes),
     graphiql: { title: 'VMware automation gateway' },
     renderGraphiQL: renderGraphiqlPage,
     batching:
@@ -77,10 +87,20 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
       requestLog(logger, metrics),
+      canonicalEndpoint(endpoint),
       clientAuth(config.gatewayTokens, endpoint),
       requestLimits(config.limits, endpoint),
       operationLimits(config.limits),
+      ...(config.persistedOperationsFile === undefined
+        ? []
+        : [
+            persistedOperations(
+              loadPersistedOperations(config.persistedOperationsFile),
+              config.limits.maxTokens,
+            ),
+          ]),
       errorCodes(),
+      ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],
   });
   return {
@@ -90,7 +110,11 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     readiness,
     metrics,
     logger,
-    close: () => closeClients(clients),
+    tracing,
+    close: async () => {
+      await closeClients(clients);
+      await tracing?.shutdown();
+    },
   };
 }
 

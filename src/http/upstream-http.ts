@@ -12,6 +12,7 @@ import {
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import { queryString, type QueryValue } from './path.ts';
+import { redact } from './redact.ts';
 import {
   backoffMs,
   isIdempotent,
@@ -48,6 +49,8 @@ export interface UpstreamRequest {
   body?: string | Uint8Array | FormData | Readable;
   /** `Authorization` header value. */
   authorization?: string;
+  /** Values sent in the body that an error must never repeat (e.g. a password). */
+  secrets?: readonly string[];
 }
 
 export interface UpstreamResponse {
@@ -79,7 +82,24 @@ export interface UpstreamHttpOptions {
   concurrency?: { maxConcurrent: number; maxQueue: number };
   /** Told of every finished attempt (logs, metrics). */
   observer?: (event: UpstreamCallEvent) => void;
+  /** Told of every attempt as it starts (traces): headers to add to it, and a callback for its end. */
+  tracer?: UpstreamTracer;
 }
+
+/** One attempt about to start, for tracing. */
+export interface UpstreamAttempt {
+  service: UpstreamService;
+  method: HttpMethod;
+  route: string;
+  attempt: number;
+  requestId: string;
+}
+
+export type UpstreamTracer = (attempt: UpstreamAttempt) => {
+  /** Sent with the attempt (e.g. `traceparent`). */
+  headers: Readonly<Record<string, string>>;
+  end(event: UpstreamCallEvent): void;
+};
 
 /** The request was abandoned because the GraphQL client went away; nobody sees this error. */
 export class ClientGoneError extends Error {
@@ -88,6 +108,13 @@ export class ClientGoneError extends Error {
     this.name = 'ClientGoneError';
   }
 }
+
+/**
+ * Refused at once because the calls waiting for a slot fill the queue: the
+ * gateway's own load shedding, so it is neither retried nor counted against
+ * the upstream's circuit.
+ */
+class QueueFullUnavailableError extends UpstreamUnavailableError {}
 
 /** One finished upstream call, for logs and metrics. */
 export interface UpstreamCallEvent {
@@ -163,10 +190,19 @@ export class UpstreamHttp {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([call.signal, deadline]);
     const retryable = isIdempotent(request.method) && !isStream(request.body);
+    // A query that cannot be encoded fails here, as bad input: never as the upstream's failure.
+    queryString(request.query);
     for (let attempt = 1; ; attempt += 1) {
       const started = performance.now();
-      const observe = (outcome: UpstreamCallEvent['outcome'], status: number | null): void =>
-        this.#options.observer?.({
+      const traced = this.#options.tracer?.({
+        service: this.service,
+        method: request.method,
+        route: request.route,
+        attempt,
+        requestId: call.requestId,
+      });
+      const observe = (outcome: UpstreamCallEvent['outcome'], status: number | null): void => {
+        const event: UpstreamCallEvent = {
           service: this.service,
           method: request.method,
           route: request.route,
@@ -175,7 +211,10 @@ export class UpstreamHttp {
           outcome,
           attempt,
           requestId: call.requestId,
-        });
+        };
+        traced?.end(event);
+        this.#options.observer?.(event);
+      };
       if (!this.#breaker.tryAcquire()) {
         observe('shed', null);
         throw new UpstreamUnavailableError(this.service, 'calls are shed after repeated failures');
@@ -183,7 +222,11 @@ export class UpstreamHttp {
       let result: UpstreamResponse | Error;
       if (call.stats !== undefined) call.stats.upstreamCalls += 1;
       try {
-        result = await this.#sendWithSlot(call, request, signal);
+        const sent =
+          traced === undefined
+            ? request
+            : { ...request, headers: { ...request.headers, ...traced.headers } };
+        result = await this.#sendWithSlot(call, sent, signal);
       } catch (error) {
         result = this.#mapFailure(error, call.signal, deadline);
       }
@@ -193,7 +236,7 @@ export class UpstreamHttp {
         observe('ok', result.status);
         return result;
       }
-      const failure = result instanceof Error ? result : this.#statusError(result);
+      const failure = result instanceof Error ? result : this.#statusError(result, request);
       this.#recordFailure(failure, result);
       observe(outcomeOf(failure), result instanceof Error ? statusOf(failure) : result.status);
       if (retryAfter === undefined) throw failure;
@@ -237,7 +280,7 @@ export class UpstreamHttp {
       release = await this.#limiter.acquire(signal);
     } catch (error) {
       if (error instanceof QueueFullError) {
-        throw new UpstreamUnavailableError(this.service, 'too many calls are waiting for it');
+        throw new QueueFullUnavailableError(this.service, 'too many calls are waiting for it');
       }
       throw error;
     }
@@ -259,15 +302,28 @@ export class UpstreamHttp {
     return new UpstreamUnavailableError(this.service, describeNetworkError(error));
   }
 
-  #statusError(response: UpstreamResponse): UpstreamStatusError {
+  /** The upstream's own code and message, with anything it repeats of the request redacted. */
+  #statusError(response: UpstreamResponse, request: UpstreamRequest): UpstreamStatusError {
     const said = this.#options.readErrorBody(response.body, response.headers['content-type']);
-    return new UpstreamStatusError(this.service, response.status, said.code, said.message);
+    const sensitive = {
+      authorization: request.authorization,
+      secrets: request.secrets,
+      baseUrl: this.#options.baseUrl,
+    };
+    const clean = (text: string | null) => (text === null ? null : redact(text, sensitive));
+    return new UpstreamStatusError(
+      this.service,
+      response.status,
+      clean(said.code),
+      clean(said.message),
+    );
   }
 
   /** Network failures, timeouts and 5xx count against the circuit; a 4xx is a sane answer. */
   #recordFailure(failure: Error, result: UpstreamResponse | Error): void {
-    if (failure instanceof ClientGoneError) this.#breaker.onAbandon();
-    else if (
+    if (failure instanceof ClientGoneError || failure instanceof QueueFullUnavailableError) {
+      this.#breaker.onAbandon();
+    } else if (
       failure instanceof UpstreamTimeoutError ||
       failure instanceof UpstreamUnavailableError
     ) {
@@ -286,7 +342,12 @@ export class UpstreamHttp {
     if (!retryable || attempt > this.#retry.retries) return undefined;
     let delay: number;
     if (result instanceof Error) {
-      if (!(result instanceof UpstreamUnavailableError)) return undefined;
+      if (
+        !(result instanceof UpstreamUnavailableError) ||
+        result instanceof QueueFullUnavailableError
+      ) {
+        return undefined;
+      }
       delay = backoffMs(this.#retry, attempt);
     } else {
       if (!isRetryableStatus(result.status)) return undefined;
@@ -337,7 +398,9 @@ export class UpstreamHttp {
 }
 
 function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'RequestAbortedError');
+  return (
+    error instanceof Error && (error.name === 'AbortError' || error.name === 'RequestAbortedError')
+  );
 }
 
 function isStream(body: UpstreamRequest['body']): boolean {
@@ -347,6 +410,7 @@ function isStream(body: UpstreamRequest['body']): boolean {
 function outcomeOf(failure: Error): UpstreamCallEvent['outcome'] {
   if (failure instanceof ClientGoneError) return 'client-gone';
   if (failure instanceof UpstreamTimeoutError) return 'timeout';
+  if (failure instanceof QueueFullUnavailableError) return 'shed';
   if (failure instanceof UpstreamUnavailableError) return 'unavailable';
   if (failure instanceof UpstreamBadResponseError) return 'bad-response';
   return 'error';
@@ -381,6 +445,9 @@ function flattenHeaders(
   return flat;
 }
 
+/** Node's codes for a certificate that does not verify (unknown CA, self-signed, expired, wrong name). */
+const certificateProblem = /CERT|SELF_SIGNED|ISSUER|UNABLE_TO_VERIFY/;
+
 /** A short reason from a network error's code; never its message, which names the address. */
 function describeNetworkError(error: unknown): string {
   const code =
@@ -394,6 +461,10 @@ function describeNetworkError(error: unknown): string {
     EHOSTUNREACH: 'host unreachable',
     UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
     HPE_INVALID_CONSTANT: 'malformed HTTP answer',
+    EPROTO: 'TLS handshake failed',
   };
-  return `${reasons[code] ?? 'request failed'} (${code})`;
+  const reason = certificateProblem.test(code)
+    ? 'its TLS certificate is not trusted'
+    : reasons[code];
+  return `${reason ?? 'request failed'} (${code})`;
 }

@@ -1,10 +1,11 @@
 import type { UpstreamService } from '../errors.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
-import type { UpstreamCallEvent, UpstreamHttpOptions } from './upstream-http.ts';
+import type { UpstreamCallEvent, UpstreamHttpOptions, UpstreamTracer } from './upstream-http.ts';
 
 /** Process-wide hooks every upstream seam reports to. */
 export interface UpstreamHooks {
   observer?: (event: UpstreamCallEvent) => void;
+  tracer?: UpstreamTracer;
 }
 
 /** The seam settings every upstream shares, from the configuration: address, timeout, TLS, resilience. */
@@ -33,5 +34,6 @@ export function upstreamHttpOptions(
     };
   }
   if (hooks.observer !== undefined) options.observer = hooks.observer;
+  if (hooks.tracer !== undefined) options.tracer = hooks.tracer;
   return options;
 }

@@ -2,11 +2,14 @@ import DataLoader from 'dataloader';
 import type { GatewayConfig } from '../gateway-config.ts';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VraClient } from '../upstreams/vra/client.ts';
-import { maxPageSize, type PageRequest } from '../upstreams/vra/paging.ts';
+import type { PageRequest } from '../upstreams/vra/paging.ts';
 import type { WireCatalogItem, WirePage, WireProvider } from '../upstreams/vra/wire.ts';
 
 export interface VraLoaders {
-  /** Providers by id, all from one shared read of the provider list per request. */
+  /**
+   * Providers by id, all from one read of the provider list per request; that
+   * list is shared across requests per credential for PROVIDER_CACHE_TTL_MS.
+   */
   providerById: DataLoader<string, WireProvider>;
   /** Providers by exact name, from the same shared read. */
   providerByName: DataLoader<string, WireProvider>;
@@ -48,7 +51,7 @@ export function createVraLoaders(
   // Both provider loaders batch into this one read: a catalog item page asking
   // for its providers, by id and by name, costs one provider call in all.
   const providers = (): Promise<WireProvider[]> => {
-    directory ??= readAllProviders(client, call).catch((error: unknown) => {
+    directory ??= client.allProviders(call).catch((error: unknown) => {
       directory = undefined;
       throw error;
     });
@@ -81,19 +84,6 @@ export function createVraLoaders(
       { cacheKeyFn: pageKey },
     ),
   };
-}
-
-/** The whole provider list: one call of up to 5000, more pages only if vRA holds more. */
-async function readAllProviders(client: VraClient, call: CallContext): Promise<WireProvider[]> {
-  const head = await client.listProviders(call, { page: 1, limit: maxPageSize });
-  const pages = Math.ceil(head.metadata.totalElements / maxPageSize);
-  if (pages <= 1) return head.content;
-  const rest = await Promise.all(
-    Array.from({ length: pages - 1 }, (_, i) =>
-      client.listProviders(call, { page: i + 2, limit: maxPageSize }),
-    ),
-  );
-  return head.content.concat(...rest.map((page) => page.content));
 }
 
 /** One result or Error per key, so that one failed page does not fail the others. */

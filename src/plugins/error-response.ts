@@ -13,13 +13,14 @@ export function errorResponse(
   });
 }
 
-/** True for a request that would run a GraphQL operation (not the GraphiQL page). */
+/**
+ * True for a request that may run a GraphQL operation. Yoga answers every GET
+ * that accepts text/html with the GraphiQL page before these plugins run; any
+ * other GET may name an operation in any parameter (query, extensions, a
+ * persisted document id), so it counts as one.
+ */
 export function runsOperation(request: Request, url: URL, endpoint: string): boolean {
   if (url.pathname !== endpoint) return false;
-  if (request.method === 'GET') {
-    const accept = request.headers.get('accept') ?? '';
-    const wantsPage = accept.includes('text/html') && !url.searchParams.has('query');
-    return !wantsPage && (url.searchParams.has('query') || url.searchParams.has('extensions'));
-  }
+  if (request.method === 'GET') return !(request.headers.get('accept') ?? '').includes('text/html');
   return request.method === 'POST';
 }

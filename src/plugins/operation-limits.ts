@@ -102,9 +102,10 @@ export function operationLimits(limits: Limits): Plugin {
         try {
           return parse(source, { ...options, maxTokens: limits.maxTokens });
         } catch (error) {
+          // graphql 16 says "Document contains more that N tokens" (sic).
           if (
             error instanceof GraphQLError &&
-            /contains more th[ae]n \d+ tokens/.test(error.message)
+            /contains more th(?:an|at) \d+ tokens/.test(error.message)
           ) {
             throw new GraphQLError(
               `The document has more than ${limits.maxTokens} tokens (MAX_TOKENS).`,

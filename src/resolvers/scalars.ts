@@ -1,12 +1,29 @@
 import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
 import { BadUserInputError } from '../errors.ts';
 
+/** Deeper JSON than any upstream document takes; every consumer of a JSON input may recurse safely below it. */
+export const maxJsonDepth = 100;
+
+/** The value, unless arrays and objects nest deeper than maxJsonDepth (checked without recursion). */
+function shallowEnough(value: unknown): unknown {
+  const pending: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { node, depth } = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > maxJsonDepth) {
+      throw new BadUserInputError(`A JSON value is nested deeper than ${maxJsonDepth} levels.`);
+    }
+    for (const child of Object.values(node)) pending.push({ node: child, depth: depth + 1 });
+  }
+  return value;
+}
+
 export const JSONScalar = new GraphQLScalarType({
   name: 'JSON',
   description: 'Any JSON value: object, array, string, number, boolean or null.',
   serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+  parseValue: shallowEnough,
+  parseLiteral: (ast, variables) => shallowEnough(valueFromASTUntyped(ast, variables)),
 });
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { RecordedRequest } from './sim-server.ts';
 
 /** What a simulator can be told to do wrong. */
 export type Fault =
-  /** Answer normally, but only after `ms`. */
+  /** Answer normally, but only after `ms` (nothing at all when the client leaves first). */
   | { kind: 'delay'; ms: number }
   /** Answer this status (and body) instead. */
   | {
@@ -13,15 +13,15 @@ export type Fault =
       contentType?: string;
       headers?: Record<string, string>;
     }
-  /** Close the connection without answering. */
+  /** Reset the connection (TCP RST) without answering. */
   | { kind: 'reset' }
-  /** Send the status line, headers and half the body, then reset the connection. */
+  /** Send the status line, headers (with the full Content-Length) and half the body, then reset the connection. */
   | { kind: 'reset-mid-body' }
   /** Answer 200 with a body that does not parse, in the simulator's content type. */
   | { kind: 'malformed' }
-  /** Promise the full length, send half the body, then end the connection. */
+  /** Promise the full Content-Length, send half the body, then close the connection. */
   | { kind: 'truncated' }
-  /** Send the real answer a few bytes at a time. */
+  /** Send the real answer (full Content-Length) `bytesPerTick` bytes every `tickMs`. */
   | { kind: 'drip'; bytesPerTick: number; tickMs: number };
 
 export interface FaultRule {
@@ -42,6 +42,8 @@ export interface FaultSwitch {
 }
 
 export type Answer = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
+
+type BodyFault = Extract<Fault, { kind: 'reset-mid-body' | 'truncated' | 'drip' }>;
 
 /** Wraps a simulator's handler with switchable faults. */
 export function withFaults(
@@ -70,20 +72,26 @@ export function withFaults(
       case undefined:
         return handler(request, response);
       case 'delay':
-        await new Promise((resolve) => setTimeout(resolve, fault.ms));
+        if (!(await pause(response, fault.ms))) return;
         return handler(request, response);
-      case 'status':
+      case 'status': {
+        const body = fault.body ?? '';
         response.writeHead(fault.status, {
           'content-type': fault.contentType ?? malformed.contentType,
+          'content-length': Buffer.byteLength(body),
           ...fault.headers,
         });
-        response.end(fault.body ?? '');
+        response.end(body);
         return;
+      }
       case 'reset':
-        response.socket?.destroy();
+        response.socket?.resetAndDestroy();
         return;
       case 'malformed':
-        response.writeHead(200, { 'content-type': malformed.contentType });
+        response.writeHead(200, {
+          'content-type': malformed.contentType,
+          'content-length': Buffer.byteLength(malformed.body),
+        });
         response.end(malformed.body);
         return;
       case 'reset-mid-body':
@@ -101,50 +109,125 @@ export function withFaults(
   };
 }
 
-/** A response whose body is held back and then sent the faulty way. */
-function capture(
-  response: ServerResponse,
-  fault: Extract<Fault, { kind: 'reset-mid-body' | 'truncated' | 'drip' }>,
-): ServerResponse {
-  const chunks: Buffer[] = [];
-  let status = 200;
-  let headers: Record<string, unknown> = {};
-  const proxy = Object.create(response) as ServerResponse;
-  proxy.writeHead = ((code: number, h?: Record<string, unknown>) => {
-    status = code;
-    headers = { ...h };
-    return proxy;
-  }) as ServerResponse['writeHead'];
-  proxy.write = ((chunk: string | Buffer) => {
-    chunks.push(Buffer.from(chunk));
-    return true;
-  }) as ServerResponse['write'];
-  proxy.end = ((chunk?: string | Buffer) => {
-    if (chunk !== undefined) chunks.push(Buffer.from(chunk));
-    const body = Buffer.concat(chunks);
-    const half = body.subarray(0, Math.floor(body.length / 2));
-    const sent = { ...headers, 'content-length': String(body.length) } as Record<string, string>;
-    response.writeHead(status, sent);
-    if (fault.kind === 'drip') void drip(response, body, fault.bytesPerTick, fault.tickMs);
-    else {
-      response.write(half);
-      if (fault.kind === 'reset-mid-body') response.socket?.destroy();
-      else setTimeout(() => response.socket?.end(), 10);
-    }
-    return proxy;
-  }) as ServerResponse['end'];
-  return proxy;
+/** Waits `ms`; false when the connection went away meanwhile. */
+function pause(response: ServerResponse, ms: number): Promise<boolean> {
+  if (response.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      response.off('close', onClose);
+      resolve(!response.destroyed);
+    }, ms);
+    response.once('close', onClose);
+  });
 }
 
-async function drip(
-  response: ServerResponse,
-  body: Buffer,
-  bytes: number,
-  tickMs: number,
-): Promise<void> {
-  for (let at = 0; at < body.length && !response.destroyed; at += bytes) {
-    response.write(body.subarray(at, at + bytes));
-    await new Promise((resolve) => setTimeout(resolve, tickMs));
+type Chunk = string | Uint8Array;
+type Callback = (error?: Error | null) => void;
+
+/**
+ * Holds back what the handler answers (on the real response, so that
+ * setHeader, getHeader and events keep working), then sends it the faulty way.
+ */
+function capture(response: ServerResponse, fault: BodyFault): ServerResponse {
+  const chunks: Buffer[] = [];
+  const toBuffer = (chunk: Chunk, encoding?: unknown): Buffer =>
+    typeof chunk === 'string'
+      ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+      : Buffer.from(chunk);
+  const held = response as unknown as Record<'writeHead' | 'write' | 'end', unknown>;
+  held.writeHead = (
+    status: number,
+    reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    maybeHeaders?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): ServerResponse => {
+    response.statusCode = status;
+    if (typeof reasonOrHeaders === 'string') response.statusMessage = reasonOrHeaders;
+    const headers = typeof reasonOrHeaders === 'string' ? maybeHeaders : reasonOrHeaders;
+    for (const [name, value] of headerPairs(headers)) response.setHeader(name, value);
+    return response;
+  };
+  held.write = (chunk: Chunk, encoding?: unknown, callback?: Callback): boolean => {
+    chunks.push(toBuffer(chunk, encoding));
+    const done = typeof encoding === 'function' ? (encoding as Callback) : callback;
+    if (done !== undefined) queueMicrotask(() => done());
+    return true;
+  };
+  held.end = (chunk?: Chunk | Callback, encoding?: unknown, callback?: Callback) => {
+    if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+    delete held.writeHead;
+    delete held.write;
+    delete held.end;
+    void sendFaulty(response, Buffer.concat(chunks), fault);
+    const done =
+      typeof chunk === 'function'
+        ? chunk
+        : typeof encoding === 'function'
+          ? (encoding as Callback)
+          : callback;
+    if (done !== undefined) queueMicrotask(() => done());
+    return response;
+  };
+  return response;
+}
+
+function headerPairs(
+  headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined,
+): Array<[string, OutgoingHttpHeader]> {
+  if (headers === undefined) return [];
+  if (!Array.isArray(headers)) {
+    return Object.entries(headers).filter(
+      (entry): entry is [string, OutgoingHttpHeader] => entry[1] !== undefined,
+    );
   }
-  response.end();
+  const pairs: Array<[string, OutgoingHttpHeader]> = [];
+  if (headers.every((item) => Array.isArray(item))) {
+    for (const [name, value] of headers) {
+      if (name !== undefined && value !== undefined) pairs.push([name, value]);
+    }
+    return pairs;
+  }
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    pairs.push([String(headers[i]), headers[i + 1] as OutgoingHttpHeader]);
+  }
+  return pairs;
+}
+
+/** Headers with the full Content-Length, then the body cut, reset, or dripped. */
+async function sendFaulty(response: ServerResponse, body: Buffer, fault: BodyFault): Promise<void> {
+  response.removeHeader('transfer-encoding');
+  response.setHeader('content-length', body.length);
+  response.writeHead(response.statusCode);
+  const socket = response.socket;
+  if (fault.kind === 'drip') {
+    const step = Math.max(1, fault.bytesPerTick);
+    for (let at = 0; at < body.length; at += step) {
+      if (!(await writeAll(response, body.subarray(at, at + step)))) return;
+      if (at + step < body.length && !(await pause(response, fault.tickMs))) return;
+    }
+    response.end();
+    return;
+  }
+  const half = body.subarray(0, Math.floor(body.length / 2));
+  if (!(await writeAll(response, half))) return;
+  // Let the client read the headers and the first half before the connection goes.
+  if (!(await pause(response, 20))) return;
+  if (fault.kind === 'reset-mid-body') socket?.resetAndDestroy();
+  else {
+    socket?.end();
+    socket?.destroySoon();
+  }
+}
+
+/** Writes and waits until the bytes are handed to the socket; false when the connection is gone. */
+function writeAll(response: ServerResponse, bytes: Buffer): Promise<boolean> {
+  if (response.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    // An empty write would send nothing, but the headers must still go out.
+    if (bytes.length === 0) response.flushHeaders();
+    response.write(bytes, (error) => resolve(error === undefined || error === null));
+  });
 }

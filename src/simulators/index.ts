@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
+import type { FaultSwitch } from './faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import { startVraSimulator } from './vra/index.ts';
 import { startVroSimulator } from './vro/index.ts';
@@ -19,6 +20,11 @@ export interface StartedSimulators {
 export async function startSimulators(config: Config): Promise<StartedSimulators> {
   const closers: Array<() => Promise<void>> = [];
   const summary: string[] = [];
+  const slowed = (sim: { faults: FaultSwitch }): void => {
+    if (config.simulatorLatencyMs > 0) {
+      sim.faults.inject({ fault: { kind: 'delay', ms: config.simulatorLatencyMs } });
+    }
+  };
   const credentials = (c: { username: string | undefined; password: string | undefined }) => ({
     ...(c.username === undefined ? {} : { username: c.username }),
     ...(c.password === undefined ? {} : { password: c.password }),
@@ -27,6 +33,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
   let vro = { ...config.vro, url: config.vro.url ?? new URL('http://unset') };
   if (config.vro.url === undefined) {
     const sim = await startVroSimulator(credentials(config.vro));
+    slowed(sim);
     closers.push(() => sim.close());
     vro = { ...config.vro, url: sim.url, username: sim.username, password: sim.password };
     summary.push(`vro: built-in simulator at ${sim.url.href}`);
@@ -38,6 +45,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
       ...credentials(config.vra),
       ...(config.vra.tenant === undefined ? {} : { tenant: config.vra.tenant }),
     });
+    slowed(sim);
     closers.push(() => sim.close());
     vra = {
       ...config.vra,
@@ -52,6 +60,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
   let nsx = { ...config.nsx, url: config.nsx.url ?? new URL('http://unset') };
   if (config.nsx.url === undefined) {
     const sim = await startNsxSimulator(credentials(config.nsx));
+    slowed(sim);
     closers.push(() => sim.close());
     nsx = { ...config.nsx, url: sim.url, username: sim.username, password: sim.password };
     summary.push(`nsx: built-in simulator at ${sim.url.href}`);

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { withFaults, type FaultSwitch } from './faults.ts';
 
@@ -12,6 +18,8 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** When the request was received (epoch ms), for tests of pauses such as Retry-After. */
+  receivedAt: number;
 }
 
 export type SimHandler = (
@@ -20,7 +28,7 @@ export type SimHandler = (
 ) => void | Promise<void>;
 
 export interface SimServer {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` (`https://` when served with `tls`) */
   readonly origin: string;
   readonly port: number;
   /** Every request received, oldest first. */
@@ -35,6 +43,8 @@ export interface SimServerOptions {
   host?: string;
   /** What a `malformed` fault answers (default: broken JSON). */
   malformed?: { body: string; contentType: string };
+  /** Serve HTTPS with this PEM key and certificate chain instead of HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 /**
@@ -51,7 +61,8 @@ export async function startSimServer(
     handler,
     options.malformed ?? { body: '{"broken": [tru', contentType: 'application/json' },
   );
-  const server = createServer((incoming, response) => {
+  const listener: RequestListener = (incoming, response) => {
+    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -63,6 +74,7 @@ export async function startSimServer(
         query: target.searchParams,
         headers: incoming.headers,
         body: Buffer.concat(chunks),
+        receivedAt,
       };
       requests.push(recorded);
       Promise.resolve()
@@ -76,7 +88,9 @@ export async function startSimServer(
           );
         });
     });
-  });
+  };
+  const server =
+    options.tls === undefined ? createServer(listener) : createHttpsServer(options.tls, listener);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -84,7 +98,7 @@ export async function startSimServer(
   });
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     port,
     requests,
     faults: faulty.faults,

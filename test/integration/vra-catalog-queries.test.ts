@@ -17,8 +17,9 @@ const fresh = () => stack.vra.requests.slice(seen);
 const freshCatalogCalls = () =>
   catalogCalls(stack.vra).filter((r) => stack.vra.requests.indexOf(r) >= seen);
 
+// Per-request batching is what these tests check: no provider list shared across requests.
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ env: { PROVIDER_CACHE_TTL_MS: '0' } });
 });
 afterAll(async () => {
   await stack.close();

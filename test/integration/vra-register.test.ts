@@ -16,7 +16,11 @@ let seen: number;
 const fresh = () => stack.vra.requests.slice(seen);
 
 beforeAll(async () => {
-  stack = await startStack({ vra: { password: 'pa55-W0rd-register' } });
+  // Per-request provider look-ups are what these tests check: no list shared across requests.
+  stack = await startStack({
+    env: { PROVIDER_CACHE_TTL_MS: '0' },
+    vra: { password: 'pa55-W0rd-register' },
+  });
 });
 afterAll(async () => {
   await stack.close();
@@ -303,7 +307,9 @@ describe('publishBlueprint', () => {
 
 describe('publishBlueprint with VRA_IAAS_PROVIDER_NAME', () => {
   it('uses the configured provider name, and names it when vRA has no such provider', async () => {
-    const local = await startStack({ env: { VRA_IAAS_PROVIDER_NAME: "Ops Team's XaaS" } });
+    const local = await startStack({
+      env: { VRA_IAAS_PROVIDER_NAME: "Ops Team's XaaS", PROVIDER_CACHE_TTL_MS: '0' },
+    });
     try {
       const target = local.vra.providers.find((p) => p.name === "Ops Team's XaaS")!;
       const input = { virtualMachineTemplateId: nextId(), ...common() };

@@ -3,6 +3,7 @@
  * vCNS): Basic auth, XML bodies, the corrected paths of interfaces.md only,
  * revisions, in-use checks, and vShield App's generation-guarded firewall.
  */
+import type { FaultSwitch } from '../faults.ts';
 import { hasBasicAuth, startSimServer, type RecordedRequest } from '../sim-server.ts';
 import { edgeRoutes } from './edge-routes.ts';
 import { firewallRoutes } from './firewall-routes.ts';
@@ -28,6 +29,10 @@ export interface NsxSimulatorOptions {
   password?: string;
   /** Switches to start with (see NsxSwitches); change them later through `switches`. */
   switches?: Partial<NsxSwitches>;
+  /** More accounts the manager knows besides the gateway's (per-user credential tests). */
+  users?: ReadonlyArray<{ username: string; password: string }>;
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: string; cert: string };
 }
 
 export interface NsxSimulator {
@@ -36,6 +41,8 @@ export interface NsxSimulator {
   readonly username: string;
   readonly password: string;
   readonly requests: RecordedRequest[];
+  /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
+  readonly faults: FaultSwitch;
   /** Failure and behaviour switches, read on every request. */
   readonly switches: NsxSwitches;
   /** The simulated manager's objects, live. */
@@ -85,52 +92,61 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
   let state = seedNsxState();
   const switches: NsxSwitches = { ...defaultSwitches(), ...options.switches };
 
-  const server = await startSimServer(async (request, response) => {
-    if (switches.delayMs > 0) {
-      await new Promise((resolve) => setTimeout(resolve, switches.delayMs));
-      if (response.destroyed) return;
-    }
-    const call: SimCall = {
-      request,
-      response,
-      state,
-      switches,
-      segments: segmentsOf(request.rawPath),
-    };
-    if (!hasBasicAuth(request.headers, username, password)) {
-      return sendText(response, 401, '', 'text/plain', {
-        'www-authenticate': 'Basic realm="NSX Manager"',
-      });
-    }
-    const failure = switches.fail;
-    if (failure !== null && matches(failure, request)) {
-      if (failure.times !== undefined) {
-        failure.times -= 1;
-        if (failure.times <= 0) switches.fail = null;
+  const server = await startSimServer(
+    async (request, response) => {
+      if (switches.delayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, switches.delayMs));
+        if (response.destroyed) return;
       }
-      if (failure.body !== undefined) {
-        return sendText(
-          response,
+      const call: SimCall = {
+        request,
+        response,
+        state,
+        switches,
+        segments: segmentsOf(request.rawPath),
+      };
+      const accounts = [{ username, password }, ...(options.users ?? [])];
+      if (!accounts.some((a) => hasBasicAuth(request.headers, a.username, a.password))) {
+        return sendText(response, 401, '', 'text/plain', {
+          'www-authenticate': 'Basic realm="NSX Manager"',
+        });
+      }
+      const failure = switches.fail;
+      if (failure !== null && matches(failure, request)) {
+        if (failure.times !== undefined) {
+          failure.times -= 1;
+          if (failure.times <= 0) switches.fail = null;
+        }
+        if (failure.body !== undefined) {
+          return sendText(
+            response,
+            failure.status,
+            failure.body,
+            failure.contentType ?? 'application/xml',
+          );
+        }
+        return sendError(
+          call,
           failure.status,
-          failure.body,
-          failure.contentType ?? 'application/xml',
+          failure.errorCode ?? '500',
+          failure.details ?? 'Simulated failure.',
         );
       }
-      return sendError(
-        call,
-        failure.status,
-        failure.errorCode ?? '500',
-        failure.details ?? 'Simulated failure.',
-      );
-    }
-    route(call);
-  }, options);
+      route(call);
+    },
+    {
+      ...options,
+      // what a `malformed` fault answers: the manager's media type, cut mid-element
+      malformed: { body: '<list><ipset><objectId>ipset-1</obj', contentType: 'application/xml' },
+    },
+  );
 
   return {
     url: new URL(server.origin),
     username,
     password,
     requests: server.requests,
+    faults: server.faults,
     switches,
     get state() {
       return state;

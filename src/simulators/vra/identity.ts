@@ -32,6 +32,11 @@ export class TokenStore {
     return token !== undefined && Date.now() < token.expiresAt;
   }
 
+  /** The user a valid token was issued to, or undefined. */
+  userOf(id: string): string | undefined {
+    return this.isValid(id) ? this.#tokens.get(id)?.username : undefined;
+  }
+
   revoke(id: string): boolean {
     const token = this.#tokens.get(id);
     if (token === undefined) return false;

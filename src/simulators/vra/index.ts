@@ -1,3 +1,4 @@
+import type { FaultSwitch } from '../faults.ts';
 import { startSimServer, type RecordedRequest } from '../sim-server.ts';
 import { CatalogState } from './catalog.ts';
 import { TokenStore } from './identity.ts';
@@ -20,6 +21,10 @@ export interface VraSimulatorOptions {
   providers?: readonly SimProvider[];
   /** Replace the seeded catalog items. */
   catalogItems?: readonly SimCatalogItem[];
+  /** More accounts of the tenant that may log in (per-user credential tests). */
+  users?: ReadonlyArray<{ username: string; password: string }>;
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: string; cert: string };
 }
 
 export interface VraSimulator {
@@ -30,6 +35,8 @@ export interface VraSimulator {
   readonly tenant: string;
   /** Every request received, oldest first. */
   readonly requests: RecordedRequest[];
+  /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
+  readonly faults: FaultSwitch;
   /** Requests received with this method on exactly this decoded path. */
   requestsTo(method: string, path: string): RecordedRequest[];
   /** Current providers and catalog items (live state). */
@@ -37,6 +44,8 @@ export interface VraSimulator {
   readonly catalogItems: SimCatalogItem[];
   /** Every token issued so far. */
   issuedTokens(): string[];
+  /** The user a valid token was issued to, or undefined (expired, revoked, unknown). */
+  tokenUser(token: string): string | undefined;
   /** Expires every token issued so far: the next catalog call with one gets 401. */
   expireAllTokens(): void;
   setTokenLifetime(ms: number): void;
@@ -74,6 +83,7 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
   const server = await startSimServer(
     createVraRoutes({
       credentials: { username, password, tenant },
+      ...(options.users === undefined ? {} : { users: options.users }),
       catalog,
       tokens,
       switches,
@@ -90,11 +100,13 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
     password,
     tenant,
     requests: server.requests,
+    faults: server.faults,
     requestsTo: (method, path) =>
       server.requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
     providers: catalog.providers,
     catalogItems: catalog.items,
     issuedTokens: () => tokens.issued(),
+    tokenUser: (token) => tokens.userOf(token),
     expireAllTokens: () => tokens.expireAll(),
     setTokenLifetime: (ms) => {
       tokens.lifetimeMs = ms;

@@ -16,6 +16,8 @@ export type RegisterStatus = 200 | 201 | 204;
 
 export interface VraRouteDeps {
   credentials: { username: string; password: string; tenant: string };
+  /** More accounts of the tenant that may log in. */
+  users?: ReadonlyArray<{ username: string; password: string }>;
   catalog: CatalogState;
   tokens: TokenStore;
   switches: Switches;
@@ -104,9 +106,9 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
       );
     }
     const expected = deps.credentials;
+    const accounts = [expected, ...(deps.users ?? [])];
     if (
-      username !== expected.username ||
-      password !== expected.password ||
+      !accounts.some((a) => a.username === username && a.password === password) ||
       tenant !== expected.tenant
     ) {
       const message = `Unable to authenticate user ${username} in tenant ${tenant}.`;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import {
   hasBasicAuth,
   sendEmpty,
@@ -7,6 +7,7 @@ import {
   startSimServer,
   type RecordedRequest,
 } from '../sim-server.ts';
+import type { FaultSwitch } from '../faults.ts';
 import { conditionFields, matchesConditions, parseConditions } from './conditions.ts';
 import {
   newExecutionId,
@@ -50,6 +51,15 @@ export interface VroSimulatorOptions {
   /** A run with an input of this value fails (default `simulate-failure`). */
   failTrigger?: string;
   switches?: Partial<VroSwitches>;
+  /** More accounts vRO's directory knows besides the gateway's (per-user credential tests). */
+  users?: ReadonlyArray<{ username: string; password: string }>;
+  /**
+   * vRO authenticating through vRA: the user a vRA bearer token belongs to,
+   * undefined when vRA would refuse it (default: bearer tokens are refused).
+   */
+  bearerUser?: (token: string) => string | undefined;
+  /** Serve HTTPS with this key and certificate. */
+  tls?: { key: string; cert: string };
 }
 
 /** A package the simulator imported. */
@@ -69,6 +79,8 @@ export interface VroSimulator {
   readonly username: string;
   readonly password: string;
   readonly requests: RecordedRequest[];
+  /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
+  readonly faults: FaultSwitch;
   readonly switches: VroSwitches;
   /** Every run started, oldest first. */
   readonly executions: readonly SimExecution[];
@@ -119,6 +131,13 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   let manualNow = Date.now();
   const now = (): number => (options.manualClock === true ? manualNow : Date.now());
   let root = '';
+  const accounts = [{ username, password }, ...(options.users ?? [])];
+  /** The user the request authenticates as, or undefined. */
+  const authenticated = (headers: IncomingHttpHeaders): string | undefined => {
+    const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
+    if (bearer !== undefined) return options.bearerUser?.(bearer);
+    return accounts.find((a) => hasBasicAuth(headers, a.username, a.password))?.username;
+  };
 
   const sendJsonBody = (
     response: ServerResponse,
@@ -228,6 +247,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     request: RecordedRequest,
     response: ServerResponse,
     workflow: SeedWorkflow,
+    user: string,
   ): void => {
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
       return sendError(response, 415, 'Content-Type must be application/json');
@@ -247,7 +267,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       workflowName: workflow.name,
       run: executions.length + 1,
       startedAt: now(),
-      startedBy: username,
+      startedBy: user,
       parameters,
       stepMs,
       canceledAt: undefined,
@@ -359,7 +379,8 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
         })),
       });
     }
-    if (!hasBasicAuth(request.headers, username, password)) {
+    const user = authenticated(request.headers);
+    if (user === undefined) {
       return sendText(
         response,
         401,
@@ -405,7 +426,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       return get(() => sendJsonBody(response, 200, workflowDetail(workflow)));
     if (third !== 'executions') return sendError(response, 404, 'Not found');
     if (executionId === undefined) {
-      if (method === 'POST') return startRun(request, response, workflow);
+      if (method === 'POST') return startRun(request, response, workflow, user);
       return get(() => {
         const runs = executions.filter((execution) => execution.workflowId === workflow.id);
         sendJsonBody(response, 200, {
@@ -442,16 +463,17 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     return get(() => sendJsonBody(response, 200, { value: stateAt(execution, now()) }));
   };
 
-  const server = await startSimServer(
-    handle,
-    options.port === undefined ? {} : { port: options.port },
-  );
+  const server = await startSimServer(handle, {
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+  });
   root = `${server.origin}${rootPath}`;
   return {
     url: new URL(root),
     username,
     password,
     requests: server.requests,
+    faults: server.faults,
     switches,
     executions,
     imports,

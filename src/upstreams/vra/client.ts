@@ -1,9 +1,11 @@
+import { credentialKey } from '../../credentials.ts';
 import { UnauthenticatedError, UpstreamStatusError } from '../../errors.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { bearerAuthorization } from '../../http/auth.ts';
 import { path } from '../../http/path.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
 import {
+  ClientGoneError,
   UpstreamHttp,
   type CallContext,
   type UpstreamRequest,
@@ -18,7 +20,8 @@ import {
   parseJson,
 } from './decode.ts';
 import { readVraErrorBody } from './error-body.ts';
-import type { PageRequest } from './paging.ts';
+import { maxPageSize, type PageRequest } from './paging.ts';
+import { SharedCache } from './shared-cache.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
 import type {
   WireCatalogItem,
@@ -31,6 +34,12 @@ import type {
 export interface VraClientOptions {
   /** The service account; undefined when VRA_USERNAME, VRA_PASSWORD or VRA_TENANT is unset. */
   credential: VraCredential | undefined;
+  /** How long the provider list is shared across requests per credential; 0: not shared. */
+  providerCacheTtlMs?: number;
+  /** Credentials whose provider list is kept at most (the oldest is evicted first). */
+  providerCacheMaxEntries?: number;
+  /** Epoch ms; a fake clock in tests. */
+  now?: () => number;
 }
 
 const json = 'application/json';
@@ -43,10 +52,21 @@ export class VraClient {
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache<CallContext>;
   readonly #credential: VraCredential | undefined;
+  readonly #providerCache: SharedCache<WireProvider[]> | undefined;
 
   constructor(http: UpstreamHttp, options: VraClientOptions) {
     this.#http = http;
     this.#credential = options.credential;
+    const ttlMs = options.providerCacheTtlMs ?? 0;
+    this.#providerCache =
+      ttlMs > 0
+        ? new SharedCache({
+            name: 'vra_providers',
+            ttlMs,
+            maxEntries: options.providerCacheMaxEntries ?? 1000,
+            ...(options.now === undefined ? {} : { now: options.now }),
+          })
+        : undefined;
     this.#tokens = new TokenCache({
       issue: (credential, call) => this.#issueToken(credential, call),
     });
@@ -60,6 +80,27 @@ export class VraClient {
       query: { page: page.page, limit: page.limit },
     });
     return decodePage(parseJson(response.body, response.status), response.status, decodeProvider);
+  }
+
+  /**
+   * The whole provider list: one call of up to 5000, more pages only if vRA
+   * holds more. Shared across requests per credential (the user's own vRA
+   * bearer, else the service account) for the cache's time: providers change
+   * only when a service is installed on vRA, never through this gateway.
+   * The shared read does not stop when one waiting client goes away.
+   */
+  allProviders(call: CallContext): Promise<WireProvider[]> {
+    const cache = this.#providerCache;
+    if (cache === undefined) return this.#readAllProviders(call);
+    const shared = cache.get(credentialKey(call.credentials?.vra), () =>
+      this.#readAllProviders({ ...call, signal: detached }),
+    );
+    return untilGone(shared, call.signal);
+  }
+
+  /** The provider list cache (undefined when PROVIDER_CACHE_TTL_MS is 0), for metrics. */
+  get providerCache(): SharedCache<WireProvider[]> | undefined {
+    return this.#providerCache;
   }
 
   async getProvider(call: CallContext, id: string): Promise<WireProvider> {
@@ -88,6 +129,7 @@ export class VraClient {
    * vRA's answer is unconfirmed (upstream-facts.md): a body is mapped when it
    * is a catalog item; with 201/204 and no body (or a body that is not an item)
    * the item is built from what was sent, since the write did succeed.
+   * Registering changes no provider, so the shared provider list stays.
    */
   async registerCatalogItem(
     call: CallContext,
@@ -100,6 +142,12 @@ export class VraClient {
       route: '/catalog-service/api/provider/providers/{providerId}/catalogItems/{bindingId}',
       headers: { 'content-type': json },
       body: JSON.stringify(item),
+    }).catch((error: unknown) => {
+      // The provider is gone: a shared provider list holding it is stale.
+      if (error instanceof UpstreamStatusError && error.status === 404) {
+        this.#providerCache?.delete(credentialKey(call.credentials?.vra));
+      }
+      throw error;
     });
     if (response.body.trim() !== '') {
       try {
@@ -113,6 +161,7 @@ export class VraClient {
 
   close(): Promise<void> {
     this.#tokens.clear();
+    this.#providerCache?.clear();
     return this.#http.close();
   }
 
@@ -164,6 +213,18 @@ export class VraClient {
     return { header: bearerAuthorization(token), token };
   }
 
+  async #readAllProviders(call: CallContext): Promise<WireProvider[]> {
+    const head = await this.listProviders(call, { page: 1, limit: maxPageSize });
+    const pages = Math.ceil(head.metadata.totalElements / maxPageSize);
+    if (pages <= 1) return head.content;
+    const rest = await Promise.all(
+      Array.from({ length: pages - 1 }, (_, i) =>
+        this.listProviders(call, { page: i + 2, limit: maxPageSize }),
+      ),
+    );
+    return head.content.concat(...rest.map((page) => page.content));
+  }
+
   async #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {
     const body: WireTokenRequest = {
       username: credential.username,
@@ -182,11 +243,31 @@ export class VraClient {
         route: '/identity/api/tokens',
         headers: { accept: json, 'content-type': json },
         body: JSON.stringify(body),
+        secrets: [credential.password],
       },
     );
     const token = decodeToken(parseJson(response.body, response.status), response.status);
     return { id: token.id, expiresAt: token.expiresAt };
   }
+}
+
+/** The shared answer, unless the caller's client goes away first. */
+function untilGone<T>(shared: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new ClientGoneError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new ClientGoneError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    shared.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VraClient {
@@ -201,6 +282,7 @@ export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}
         username === undefined || password === undefined || tenant === undefined
           ? undefined
           : { username, password, tenant },
+      providerCacheTtlMs: config.providerCacheTtlMs,
     },
   );
 }

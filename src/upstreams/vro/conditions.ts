@@ -22,6 +22,12 @@ export function buildConditions(filter: WorkflowConditions | null | undefined): 
     if (value === null || value === undefined) return;
     if (value === '')
       throw new BadUserInputError(`filter.${argument} must not be empty.`, 'filter');
+    if (!value.isWellFormed()) {
+      throw new BadUserInputError(
+        `filter.${argument} holds an unpaired surrogate: it is not text that can be sent.`,
+        'filter',
+      );
+    }
     if (value.includes(',')) {
       throw new BadUserInputError(
         `filter.${argument} cannot contain a comma: vRO conditions use it to join conditions.`,

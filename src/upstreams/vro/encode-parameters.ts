@@ -29,17 +29,37 @@ const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d
 
 class ValueMismatch extends Error {}
 
+/** Deeper `Array/Array/...` types than any workflow declares are refused (and never recursed into). */
+const maxArrayNesting = 32;
+
 /**
  * Parses a vRO type name: the plain types case-insensitively, `Array/<type>`
- * recursively, plugin (SDK) types as written. Throws BAD_USER_INPUT otherwise.
+ * nested up to 32 times, plugin (SDK) types as written. Throws BAD_USER_INPUT otherwise.
  */
 export function parseVroType(typeName: string): VroType {
-  if (/^array\//i.test(typeName)) return { kind: 'array', of: parseVroType(typeName.slice(6)) };
-  const plain = plainTypes[typeName.toLowerCase()];
+  let element = typeName;
+  let nesting = 0;
+  while (/^array\//i.test(element)) {
+    element = element.slice(6);
+    nesting += 1;
+    if (nesting > maxArrayNesting) {
+      throw new BadUserInputError(
+        `Unsupported vRO type: arrays are nested more than ${maxArrayNesting} deep.`,
+        'inputs',
+      );
+    }
+  }
+  let type = parseElementType(element);
+  for (let i = 0; i < nesting; i += 1) type = { kind: 'array', of: type };
+  return type;
+}
+
+function parseElementType(element: string): VroType {
+  const plain = plainTypes[element.toLowerCase()];
   if (plain !== undefined) return { kind: plain } as VroType;
-  if (sdkTypeName.test(typeName)) return { kind: 'sdk', name: typeName };
+  if (sdkTypeName.test(element)) return { kind: 'sdk', name: element };
   throw new BadUserInputError(
-    `Unsupported vRO type ${quote(typeName)}: use string, number, boolean, date, Properties, ` +
+    `Unsupported vRO type ${quote(element)}: use string, number, boolean, date, Properties, ` +
       'SecureString, Array/<type> or a plugin type such as VC:VirtualMachine.',
     'inputs',
   );

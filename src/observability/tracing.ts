@@ -1,0 +1,151 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  createTraceState,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { UpstreamAttempt, UpstreamCallEvent, UpstreamTracer } from '../http/upstream-http.ts';
+
+export const serviceName = 'vmw-graphql-gateway';
+
+export interface OperationSpanStart {
+  /** `query`, `mutation` or `subscription`. */
+  type: string;
+  /** The operation's name; undefined for an anonymous operation. */
+  name: string | undefined;
+  requestId: string;
+  /** The client's W3C `traceparent` header: the operation joins that trace. */
+  traceparent: string | null;
+  tracestate: string | null;
+}
+
+/** The OTLP/HTTP traces URL for an `OTEL_EXPORTER_OTLP_ENDPOINT` (the signal path is appended, as the variable means). */
+export function tracesUrl(endpoint: URL): string {
+  const base = endpoint.href.replace(/\/+$/, '');
+  return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
+}
+
+const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * Traces of the gateway: one span per GraphQL operation and a child span per
+ * upstream call attempt, exported over OTLP/HTTP (JSON) in batches. The
+ * operation's context is carried through its resolvers by an
+ * AsyncLocalStorage of this instance (no global OpenTelemetry state, so
+ * several gateways in one process keep their traces apart).
+ */
+export class Tracing {
+  readonly #provider: BasicTracerProvider;
+  readonly #tracer: Tracer;
+  readonly #active = new AsyncLocalStorage<Context>();
+
+  constructor(endpoint: URL) {
+    this.#provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': serviceName }),
+      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(endpoint) }))],
+    });
+    this.#tracer = this.#provider.getTracer(serviceName);
+  }
+
+  /** Starts the span of one GraphQL operation (a child of the client's trace when it sent one). */
+  startOperation(start: OperationSpanStart): Span {
+    const attributes: Attributes = {
+      'graphql.operation.type': start.type,
+      'gateway.request.id': start.requestId,
+    };
+    if (start.name !== undefined) attributes['graphql.operation.name'] = start.name;
+    return this.#tracer.startSpan(
+      start.name ?? start.type,
+      { kind: SpanKind.SERVER, attributes },
+      remoteParent(start.traceparent, start.tracestate),
+    );
+  }
+
+  /** Runs `fn` with `span` as the parent of every upstream call it makes, however deep. */
+  within<T>(span: Span, fn: () => T): T {
+    return this.#active.run(trace.setSpan(ROOT_CONTEXT, span), fn);
+  }
+
+  /** The seam hook: a client span per upstream call attempt, and its `traceparent`. */
+  readonly upstream: UpstreamTracer = (attempt: UpstreamAttempt) => {
+    const attributes: Attributes = {
+      'peer.service': attempt.service,
+      'http.request.method': attempt.method,
+      'url.template': attempt.route,
+      'gateway.request.id': attempt.requestId,
+    };
+    if (attempt.attempt > 1) attributes['http.request.resend_count'] = attempt.attempt - 1;
+    const span = this.#tracer.startSpan(
+      `${attempt.method} ${attempt.route}`,
+      { kind: SpanKind.CLIENT, attributes },
+      this.#active.getStore() ?? ROOT_CONTEXT,
+    );
+    return {
+      headers: propagationHeaders(span),
+      end: (event: UpstreamCallEvent) => {
+        if (event.status !== null) span.setAttribute('http.response.status_code', event.status);
+        span.setAttribute('gateway.upstream.outcome', event.outcome);
+        if (event.outcome !== 'ok') {
+          span.setAttribute(
+            'error.type',
+            event.status === null ? event.outcome : `${event.status}`,
+          );
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        span.end();
+      },
+    };
+  };
+
+  /** Exports every finished span now. */
+  forceFlush(): Promise<void> {
+    return this.#provider.forceFlush();
+  }
+
+  /**
+   * Exports what is left and stops. Traces are best effort: a collector that
+   * is down delays this by at most the exporter's timeout, and fails nothing.
+   */
+  async shutdown(): Promise<void> {
+    await this.#provider.shutdown().catch(() => undefined);
+  }
+}
+
+/** W3C trace context of a span, for the upstream it calls. */
+function propagationHeaders(span: Span): Record<string, string> {
+  const context = span.spanContext();
+  const flags = (context.traceFlags & TraceFlags.SAMPLED).toString(16).padStart(2, '0');
+  const headers: Record<string, string> = {
+    traceparent: `00-${context.traceId}-${context.spanId}-${flags}`,
+  };
+  const state = context.traceState?.serialize();
+  if (state !== undefined && state !== '') headers['tracestate'] = state;
+  return headers;
+}
+
+/** The client's trace as the parent context, or the root when it sent none (or a malformed one). */
+function remoteParent(traceparent: string | null, tracestate: string | null): Context {
+  const match = traceparentPattern.exec(traceparent?.trim().toLowerCase() ?? '');
+  const [, traceId, spanId, flags] = match ?? [];
+  if (traceId === undefined || spanId === undefined || flags === undefined) return ROOT_CONTEXT;
+  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return ROOT_CONTEXT;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId,
+    spanId,
+    traceFlags: Number.parseInt(flags, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+    ...(tracestate === null || tracestate.trim() === ''
+      ? {}
+      : { traceState: createTraceState(tracestate) }),
+  });
+}

@@ -1,0 +1,142 @@
+import { connect } from 'node:net';
+import { afterAll, describe, it, type ExpectStatic } from 'vitest';
+import { SseSubscription } from '../helpers/sse.ts';
+import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
+import { sleep } from '../helpers/wait.ts';
+
+const started: SpawnedGateway[] = [];
+afterAll(() => {
+  for (const gateway of started) gateway.kill();
+});
+
+function start(env: Record<string, string>): SpawnedGateway {
+  const gateway = spawnGateway({ PORT: '0', LOG_LEVEL: 'info', ...env });
+  started.push(gateway);
+  return gateway;
+}
+
+/** The value of one Prometheus sample, e.g. `upstream_requests_in_flight{service="vro",state="running"}`. */
+async function metric(base: string, sample: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
+  return line === undefined ? Number.NaN : Number(line.slice(sample.length + 1));
+}
+
+/**
+ * Resolves with whether a new connection gets an answer to `GET /health`. (The
+ * kernel may complete a handshake while the listening socket is being closed;
+ * such a connection is reset without an answer.)
+ */
+function answersNewConnection(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n\r\n'));
+    socket.once('data', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('close', () => resolve(false));
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, expect: ExpectStatic): Promise<void> {
+  for (let tries = 0; !(await check()); tries += 1) {
+    expect(tries).toBeLessThan(500);
+    await sleep(10);
+  }
+}
+
+describe('SIGTERM', () => {
+  it('lets the request in flight finish with its data, refuses new connections, reports draining, then exits 0', async ({
+    expect,
+  }) => {
+    // Every simulator answers 3 s late: the query below is in flight when SIGTERM comes.
+    const gateway = start({ SIMULATOR_LATENCY_MS: '3000', READY_PROBE_INTERVAL_MS: '100' });
+    const port = await gateway.port();
+    const base = `http://127.0.0.1:${port}`;
+
+    // /ready probes the (slow) simulators, so it is in flight as well and answers after SIGTERM.
+    const ready = fetch(`${base}/ready`);
+    const query = fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ workflows(first: 1) { totalCount } }' }),
+    });
+    await waitUntil(
+      async () =>
+        (await metric(base, 'upstream_requests_in_flight{service="vro",state="running"}')) === 1,
+      expect,
+    );
+
+    gateway.child.kill('SIGTERM');
+    await gateway.waitForLog((line) => line.msg.startsWith('draining'));
+    expect(await answersNewConnection(port)).toBe(false);
+
+    const answer = await query;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(await answer.json()).toEqual({ data: { workflows: { totalCount: 61 } } });
+
+    const readiness = await ready;
+    expect(readiness.status).toBe(503);
+    expect(((await readiness.json()) as { status: string }).status).toBe('draining');
+
+    expect(await gateway.exited).toBe(0);
+    const messages = gateway.logs().map((line) => line.msg);
+    expect(messages).toContain('stopped');
+    expect(messages).not.toContain('grace period over: closing the connections still open');
+  });
+
+  it('does not wait for an idle kept-alive connection', async ({ expect }) => {
+    const gateway = start({ SHUTDOWN_GRACE_MS: '600000' });
+    const port = await gateway.port();
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n\r\n');
+    await new Promise((resolve) => socket.once('data', resolve));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    await closed;
+  });
+
+  it('does not let an open subscription hold the process beyond SHUTDOWN_GRACE_MS', async ({
+    expect,
+  }) => {
+    const gateway = start({ SHUTDOWN_GRACE_MS: '300' });
+    const base = `http://127.0.0.1:${await gateway.port()}`;
+    const run = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'mutation { runWorkflow(workflowId: "aefcfad8-efc8-4849-b3aa-7efe4458a885") { execution { id } } }',
+      }),
+    });
+    const ran = (await run.json()) as { data: { runWorkflow: { execution: { id: string } } } };
+    const executionId = ran.data.runWorkflow.execution.id;
+    // The built-in simulator takes seconds to finish the run: the subscription stays open.
+    const subscription = await SseSubscription.open(
+      base,
+      `subscription($e: ID!) {
+        workflowExecution(workflowId: "aefcfad8-efc8-4849-b3aa-7efe4458a885", executionId: $e) { state }
+      }`,
+      { e: executionId },
+    );
+    expect(subscription.status).toBe(200);
+    expect((await subscription.next())?.event).toBe('next');
+
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    const messages = gateway.logs().map((line) => line.msg);
+    expect(messages).toContain('grace period over: closing the connections still open');
+    expect(messages).toContain('stopped');
+    const rest = await subscription.next().then(
+      (event) => event,
+      () => 'ended' as const,
+    );
+    expect([null, 'ended']).toContain(rest);
+  });
+});
