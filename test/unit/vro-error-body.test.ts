@@ -9,10 +9,10 @@ describe('vRO error bodies', () => {
     });
   });
 
-  it('takes at most the first 200 characters of any other body', () => {
-    const html = `<html><body>${'x'.repeat(1000)}</body></html>`;
-    const { message } = readVroErrorBody(html);
-    expect(message?.startsWith('<html><body>xxx')).toBe(true);
+  it('takes at most the first 200 characters of any other text body', () => {
+    const text = `Internal error: ${'x'.repeat(1000)}`;
+    const { message } = readVroErrorBody(text);
+    expect(message?.startsWith('Internal error: xxx')).toBe(true);
     expect(message?.length).toBeLessThanOrEqual(201);
   });
 
@@ -24,5 +24,20 @@ describe('vRO error bodies', () => {
   it('clips a long JSON message too', () => {
     const { message } = readVroErrorBody(JSON.stringify({ message: 'y'.repeat(500) }));
     expect(message?.length).toBeLessThanOrEqual(201);
+  });
+});
+
+describe('readVroErrorBody on markup', () => {
+  it('takes only the title of an HTML page, never its markup', () => {
+    const page =
+      '<html><head><title>Error 401 Unauthorized</title></head><body><pre>…</pre></body></html>';
+    expect(readVroErrorBody(page)).toEqual({ code: null, message: 'Error 401 Unauthorized' });
+  });
+
+  it('takes no message from markup without a title', () => {
+    expect(readVroErrorBody('<error><x>secret-ish</x></error>')).toEqual({
+      code: null,
+      message: null,
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The vRO 7 error body is unconfirmed (upstream-facts.md): any JSON or text
- * is opaque text. A JSON `message` is taken when there is one, otherwise the
- * first 200 characters of the body; vRO has no error code.
+ * is opaque text. A JSON `message` is taken when there is one; of a markup
+ * page (the 401 page is HTML) only its title; otherwise the first 200
+ * characters of the body; vRO has no error code.
  */
 export function readVroErrorBody(body: string): { code: null; message: string | null } {
   const text = body.trim();
@@ -16,6 +17,10 @@ export function readVroErrorBody(body: string): { code: null; message: string | 
     }
   } catch {
     // not JSON: plain text
+  }
+  if (text.startsWith('<')) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    return { code: null, message: title === undefined || title === '' ? null : clip(title) };
   }
   return { code: null, message: clip(text) };
 }
