@@ -1,35 +1,14 @@
+import { readFileSync } from 'node:fs';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /** Where the GraphiQL assets are served from: this gateway, never a CDN (air-gapped sites). */
 export const graphiqlAssetsPath = '/graphiql-assets';
 
-export const defaultQuery = `# Welcome to the VMware automation gateway.
-# One query reads the orchestration server, the catalog and the network manager;
-# press the run button (or Ctrl-Enter). Use the Docs pane to explore the schema.
-query Explore {
-  workflows(first: 5) {
-    totalCount
-    nodes {
-      id
-      name
-      categoryName
-      version
-    }
-  }
-  providers(first: 5) {
-    totalCount
-    nodes {
-      id
-      name
-    }
-  }
-  ipSets {
-    id
-    name
-    addresses
-  }
-}
-`;
+/** GraphiQL's first tab: the tested example that reads all three upstreams. */
+export const defaultQuery = `# Welcome to the VMware automation gateway. Press the run button (or
+# Ctrl-Enter); the Docs pane describes every type. More in examples/.
+#
+${readFileSync(new URL('../../examples/explore.graphql', import.meta.url), 'utf8')}`;
 
 /** The GraphiQL page: a few hundred bytes of HTML that loads its assets from this gateway. */
 export function renderGraphiqlPage(options: GraphiQLOptions | undefined): string {
