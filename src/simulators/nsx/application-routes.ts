@@ -5,9 +5,9 @@
  */
 import {
   commonHead,
+  deleteGroupingObject,
   idMatches,
   readFields,
-  referencedBy,
   revisionMatches,
 } from './grouping-common.ts';
 import {
@@ -15,10 +15,8 @@ import {
   methodNotAllowed,
   notFound,
   readBody,
-  readForce,
   sendCreated,
   sendError,
-  sendNoContent,
   sendXml,
   type SimCall,
 } from './sim-context.ts';
@@ -98,19 +96,9 @@ export function applicationRoutes(call: SimCall, rest: string[]): void {
   if (app === undefined) return notFound(call, key);
   if (request.method === 'GET') return sendXml(call, 200, applicationXml(state, app));
   if (request.method === 'PUT') return updateApplication(call, app);
-  const force = readForce(call);
-  if (force === undefined) return;
-  const user = referencedBy(state, app.objectId);
-  if (user !== undefined && !force) {
-    return sendError(
-      call,
-      400,
-      errorCodes.inUse,
-      `${app.objectId} is in use by ${user}; delete it with force=true.`,
-    );
-  }
-  state.applications = state.applications.filter((a) => a !== app);
-  sendNoContent(call);
+  deleteGroupingObject(call, app.objectId, () => {
+    state.applications = state.applications.filter((a) => a !== app);
+  });
 }
 
 function createApplication(call: SimCall, scopeId: string): void {

@@ -1,5 +1,5 @@
 /** What IP sets and services share in the simulator: the head of their XML, field checks, in-use checks. */
-import { errorCodes, sendError, type SimCall } from './sim-context.ts';
+import { errorCodes, readForce, sendError, sendNoContent, type SimCall } from './sim-context.ts';
 import { housekeeping, type NsxState, type SimScope } from './seed.ts';
 import { allTexts, el, kidText, leaf, type SimElement } from './sim-xml.ts';
 import { isBooleanText } from './sim-values.ts';
@@ -102,4 +102,22 @@ export function idMatches(call: SimCall, body: SimElement, id: string): boolean 
     return false;
   }
   return true;
+}
+
+/** `DELETE {id}?force=`: an object a firewall rule uses goes only with force=true (400 otherwise). */
+export function deleteGroupingObject(call: SimCall, objectId: string, remove: () => void): void {
+  const force = readForce(call);
+  if (force === undefined) return;
+  const user = referencedBy(call.state, objectId);
+  if (user !== undefined && !force) {
+    sendError(
+      call,
+      400,
+      errorCodes.inUse,
+      `${objectId} is in use by ${user}; delete it with force=true.`,
+    );
+    return;
+  }
+  remove();
+  sendNoContent(call);
 }

@@ -5,9 +5,9 @@
  */
 import {
   commonHead,
+  deleteGroupingObject,
   idMatches,
   readFields,
-  referencedBy,
   revisionMatches,
 } from './grouping-common.ts';
 import {
@@ -15,10 +15,8 @@ import {
   methodNotAllowed,
   notFound,
   readBody,
-  readForce,
   sendCreated,
   sendError,
-  sendNoContent,
   sendXml,
   type SimCall,
 } from './sim-context.ts';
@@ -69,19 +67,9 @@ export function ipSetRoutes(call: SimCall, rest: string[]): void {
   if (ipSet === undefined) return notFound(call, key);
   if (request.method === 'GET') return sendXml(call, 200, ipSetXml(state, ipSet));
   if (request.method === 'PUT') return updateIpSet(call, ipSet);
-  const force = readForce(call);
-  if (force === undefined) return;
-  const user = referencedBy(state, ipSet.objectId);
-  if (user !== undefined && !force) {
-    return sendError(
-      call,
-      400,
-      errorCodes.inUse,
-      `${ipSet.objectId} is in use by ${user}; delete it with force=true.`,
-    );
-  }
-  state.ipSets = state.ipSets.filter((s) => s !== ipSet);
-  sendNoContent(call);
+  deleteGroupingObject(call, ipSet.objectId, () => {
+    state.ipSets = state.ipSets.filter((s) => s !== ipSet);
+  });
 }
 
 function createIpSet(call: SimCall, scopeId: string): void {
