@@ -170,10 +170,11 @@ describe('importPackage', () => {
     expect(answer.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
-  it('refuses a descriptive tag import phrase in variables before any call', async () => {
+  it('refuses a descriptive tag import phrase in variables with GRAPHQL_VALIDATION_FAILED before any call', async () => {
     const [answer, sent] = await upload(sample(), { mode: 'do not import tags' });
     expect(sent).toHaveLength(0);
     expect(answer.data).toBeUndefined();
     expect(answer.errors?.[0]?.message).toContain('does not exist in "TagImportMode" enum');
+    expect(answer.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
