@@ -1,0 +1,19 @@
+import type { BenchOptions } from './bench-options.ts';
+
+/** What every scenario gets from the runner. */
+export interface BenchContext {
+  options: BenchOptions;
+  /** taskset works and there are two cores or more. */
+  pinning: boolean;
+  /** Node flags for every gateway (e.g. --cpu-prof). */
+  gatewayFlags: readonly string[];
+  /** A progress line on stderr. */
+  log(message: string): void;
+}
+
+export const fmt = {
+  ms: (value: number): string => value.toFixed(2),
+  rate: (value: number): string => Math.round(value).toLocaleString('en-US'),
+  percent: (value: number): string => `${(value * 100).toFixed(1)}%`,
+  mib: (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`,
+};

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+
+export const scenarioNames = [
+  'overhead',
+  'upstream-limit',
+  'batching',
+  'fan-out',
+  'caching',
+  'soak',
+] as const;
+export type ScenarioName = (typeof scenarioNames)[number];
+
+export interface BenchOptions {
+  quick: boolean;
+  /** Measured seconds of each load row. */
+  rowSeconds: number;
+  /** Discarded warm-up seconds before each load row. */
+  warmupSeconds: number;
+  soakSeconds: number;
+  soakWarmupSeconds: number;
+  /** Operations per second during the soak (a fixed rate, so that memory is compared at equal load). */
+  soakRate: number;
+  /** Sequential operations per count or timing scenario. */
+  samples: number;
+  only: readonly ScenarioName[];
+  /** Write BENCHMARKS.md (off with --no-write). */
+  write: boolean;
+  /** Pin processes to cores when taskset allows (off with --no-pin). */
+  pin: boolean;
+  /** Directory for the gateway's CPU profiles (`--cpu-prof`), or undefined. */
+  cpuProfileDir: string | undefined;
+  /** As given on the command line, for the report. */
+  argv: readonly string[];
+}
+
+export const usage = `npm run bench -- [flags]
+  --quick              a short smoke run (about a minute)
+  --soak-seconds <n>   soak length (default 300; 20 with --quick)
+  --soak-rate <n>      soak operations per second (default 400)
+  --row-seconds <n>    measured seconds per load row (default 10; 2 with --quick)
+  --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')}
+  --no-write           print only; leave BENCHMARKS.md alone
+  --no-pin             never pin processes to cores
+  --cpu-prof <dir>     run every gateway with --cpu-prof, profiles into <dir>
+  --help               this text`;
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      quick: { type: 'boolean', default: false },
+      'soak-seconds': { type: 'string' },
+      'soak-rate': { type: 'string' },
+      'row-seconds': { type: 'string' },
+      only: { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+      'no-pin': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const quick = values.quick;
+  const positive = (name: string, raw: string | undefined, fallback: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < 1) throw new Error(`--${name} must be a whole number from 1`);
+    return n;
+  };
+  const only = (values.only?.split(',') ?? [...scenarioNames]).map((name) => name.trim());
+  for (const name of only) {
+    if (!scenarioNames.includes(name as ScenarioName)) {
+      throw new Error(`--only: unknown scenario "${name}" (${scenarioNames.join(', ')})`);
+    }
+  }
+  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 300);
+  return {
+    quick,
+    rowSeconds: positive('row-seconds', values['row-seconds'], quick ? 2 : 10),
+    warmupSeconds: quick ? 1 : 3,
+    soakSeconds,
+    soakWarmupSeconds: quick ? 5 : Math.min(60, Math.max(5, Math.round(soakSeconds / 5))),
+    soakRate: positive('soak-rate', values['soak-rate'], 400),
+    samples: quick ? 10 : 30,
+    only: only as ScenarioName[],
+    write: !values['no-write'],
+    pin: !values['no-pin'],
+    cpuProfileDir: values['cpu-prof'],
+    argv,
+  };
+}

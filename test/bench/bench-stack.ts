@@ -1,0 +1,150 @@
+import { firstJsonLine, freePort, sleep, spawnNode, type Spawned } from './processes.ts';
+
+interface Upstream {
+  url: string;
+  username: string;
+  password: string;
+}
+
+export interface SimulatorLine {
+  vro: Upstream;
+  vra: Upstream & { tenant: string };
+  nsx: Upstream;
+  control: string;
+}
+
+export type RouteCounts = Record<string, { total: number; byRoute: Record<string, number> }>;
+
+export interface SimulatorOptions {
+  latencyMs?: number;
+  faultProbability?: number;
+  catalogItems?: number;
+}
+
+export interface BenchStackOptions {
+  simulators?: SimulatorOptions;
+  /** Gateway variables on top of the bench defaults. */
+  env?: Record<string, string>;
+  /** Extra node flags for the gateway (e.g. `--cpu-prof`). */
+  nodeFlags?: readonly string[];
+  /** The gateway's entry (default `src/main.ts`): another checkout's, to compare. */
+  entry?: string;
+}
+
+export interface BenchStack {
+  simulators: Spawned;
+  upstreams: SimulatorLine;
+  gateway: Spawned;
+  /** `http://127.0.0.1:<port>` */
+  gatewayOrigin: string;
+  counts(): Promise<RouteCounts>;
+  resetCounts(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the bench sets for every gateway it starts (see BENCHMARKS.md, method). */
+export const gatewayDefaults: Readonly<Record<string, string>> = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  UPSTREAM_MAX_CONCURRENCY: '256',
+  UPSTREAM_MAX_QUEUE: '4096',
+  READY_PROBE_INTERVAL_MS: '1000',
+  SHUTDOWN_GRACE_MS: '2000',
+};
+
+/** The simulators (one process) and a gateway (another) pointed at them. */
+export async function startBenchStack(options: BenchStackOptions = {}): Promise<BenchStack> {
+  const sim = options.simulators ?? {};
+  const simArgs = ['src/simulators/cli.ts', '--control-port', '0'];
+  if (sim.latencyMs !== undefined) simArgs.push('--latency-ms', String(sim.latencyMs));
+  if (sim.faultProbability !== undefined) {
+    simArgs.push('--fault-probability', String(sim.faultProbability));
+  }
+  if (sim.catalogItems !== undefined) simArgs.push('--vra-catalog-items', String(sim.catalogItems));
+  const simulators = spawnNode('simulators', simArgs);
+  let gateway: Spawned | undefined;
+  try {
+    const upstreams = await firstJsonLine<SimulatorLine>(simulators);
+    const port = await freePort();
+    gateway = spawnNode('gateway', [...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'], {
+      ...gatewayDefaults,
+      PORT: String(port),
+      VRO_URL: upstreams.vro.url,
+      VRO_USERNAME: upstreams.vro.username,
+      VRO_PASSWORD: upstreams.vro.password,
+      VRA_URL: upstreams.vra.url,
+      VRA_USERNAME: upstreams.vra.username,
+      VRA_PASSWORD: upstreams.vra.password,
+      VRA_TENANT: upstreams.vra.tenant,
+      NSX_URL: upstreams.nsx.url,
+      NSX_USERNAME: upstreams.nsx.username,
+      NSX_PASSWORD: upstreams.nsx.password,
+      ...options.env,
+    });
+    const gatewayOrigin = `http://127.0.0.1:${port}`;
+    await waitReady(gatewayOrigin, gateway);
+    const started = gateway;
+    return {
+      simulators,
+      upstreams,
+      gateway,
+      gatewayOrigin,
+      counts: async () =>
+        (await (await fetch(`${upstreams.control}/counts`)).json()) as RouteCounts,
+      resetCounts: async () => {
+        await (await fetch(`${upstreams.control}/counts/reset`, { method: 'POST' })).text();
+      },
+      close: async () => {
+        await started.stop();
+        await simulators.stop();
+      },
+    };
+  } catch (error) {
+    await gateway?.stop();
+    await simulators.stop();
+    throw error;
+  }
+}
+
+async function waitReady(origin: string, gateway: Spawned): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    if (gateway.child.exitCode !== null) {
+      throw new Error(`the gateway exited: ${gateway.stderrTail()}`);
+    }
+    try {
+      const response = await fetch(`${origin}/ready`);
+      await response.text();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`the gateway was not ready within 20 s: ${gateway.stderrTail()}`);
+}
+
+/** Sum of every simulator's count on routes matching `pattern` (`GET /catalog-service/api/providers`). */
+export function countOf(counts: RouteCounts, pattern: RegExp): number {
+  let total = 0;
+  for (const service of Object.values(counts)) {
+    for (const [route, n] of Object.entries(service.byRoute)) if (pattern.test(route)) total += n;
+  }
+  return total;
+}
+
+export function totalOf(counts: RouteCounts): number {
+  return Object.values(counts).reduce((sum, service) => sum + service.total, 0);
+}
+
+/** Sum of `upstream_request_duration_seconds_count` over every label set, from /metrics. */
+export async function upstreamCallsSeen(origin: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('upstream_request_duration_seconds_count')) {
+      total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return total;
+}

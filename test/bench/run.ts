@@ -1,0 +1,106 @@
+/**
+ * `npm run bench`: the gateway, the simulators and the load generator as
+ * separate processes over loopback HTTP; prints a table and rewrites
+ * BENCHMARKS.md. `npm run bench -- --help` for the flags.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import type { BenchContext } from './bench-context.ts';
+import { parseBenchOptions, usage, type ScenarioName } from './bench-options.ts';
+import { describeMachine } from './machine.ts';
+import { pinningAvailable, root } from './processes.ts';
+import { benchmarksMarkdown, consoleSummary, sectionText, type Section } from './report.ts';
+import { batching } from './scenarios/batching.ts';
+import { caching } from './scenarios/caching.ts';
+import { fanOut } from './scenarios/fan-out.ts';
+import { overhead } from './scenarios/overhead.ts';
+import { soak } from './scenarios/soak.ts';
+import { upstreamLimit } from './scenarios/upstream-limit.ts';
+
+const scenarios: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
+  overhead,
+  'upstream-limit': upstreamLimit,
+  batching,
+  'fan-out': fanOut,
+  caching,
+  soak,
+};
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parseBenchOptions>;
+  try {
+    options = parseBenchOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  const started = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
+  const machine = describeMachine();
+  const pinning = options.pin && machine.cores >= 2 && pinningAvailable();
+  const gatewayFlags: string[] = [];
+  if (options.cpuProfileDir !== undefined) {
+    const dir = resolve(options.cpuProfileDir);
+    mkdirSync(dir, { recursive: true });
+    gatewayFlags.push('--cpu-prof', '--cpu-prof-dir', dir);
+  }
+  const ctx: BenchContext = {
+    options,
+    pinning,
+    gatewayFlags,
+    log: (message) => process.stderr.write(`[bench] ${message}\n`),
+  };
+  ctx.log(
+    `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; pinning ${pinning ? 'on' : 'off'}`,
+  );
+  const sections: Section[] = [];
+  for (const name of options.only) {
+    const section = await scenarios[name](ctx).catch((error: unknown) => crashed(name, error));
+    sections.push(section);
+    ctx.log(`${name}: done\n${sectionText(section)}`);
+  }
+  const run = {
+    machine,
+    load: { start: loadAtStart, end: loadavg()[0] ?? 0 },
+    pinning: pinning
+      ? 'taskset: at 50 and 100 connections the process under test on core 1, autocannon and the rest on core 0'
+      : options.pin
+        ? 'none (taskset unavailable or a single core)'
+        : 'none (--no-pin)',
+    options: options.argv.length === 0 ? '(defaults)' : options.argv.join(' '),
+    durationSeconds: (performance.now() - started) / 1000,
+    sections,
+  };
+  console.log(consoleSummary(run));
+  if (options.write) {
+    writeFileSync(resolve(root, 'BENCHMARKS.md'), benchmarksMarkdown(run));
+    ctx.log('BENCHMARKS.md written');
+  }
+  const failed = sections.flatMap((s) => s.checks).filter((c) => c.pass === false).length;
+  return failed === 0 ? 0 : 1;
+}
+
+/** A scenario that could not run: reported as a failed target, the others still run. */
+function crashed(name: string, error: unknown): Section {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    title: name,
+    method: [],
+    table: { head: ['error'], rows: [[message.slice(0, 2000)]] },
+    checks: [
+      {
+        what: 'the scenario ran',
+        measured: message.slice(0, 120),
+        target: 'no error',
+        pass: false,
+      },
+    ],
+  };
+}
+
+process.exit(await main());

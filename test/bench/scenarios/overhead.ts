@@ -1,0 +1,172 @@
+import { startBenchStack } from '../bench-stack.ts';
+import { fmt, type BenchContext } from '../bench-context.ts';
+import { expectData, gql } from '../graphql-client.ts';
+import { graphqlPost, runLoad } from '../load.ts';
+import type { LoadResult, LoadSpec } from '../load-spec.ts';
+import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
+import type { Check, Section } from '../report.ts';
+
+const restPath = '/vco/api/workflows?maxResult=20&startIndex=0';
+const query = '{ workflows(first: 20) { nodes { id name description version categoryName } } }';
+
+interface Target {
+  name: string;
+  spec: LoadSpec;
+  /** The process whose cost the row measures (pinned to core 1 at 50 connections). */
+  underTest: Spawned;
+}
+
+interface Row {
+  target: string;
+  connections: number;
+  pinned: boolean;
+  result: LoadResult;
+}
+
+/**
+ * `workflows(first: 20)` through the gateway, against the same REST GET sent
+ * straight to the vRO simulator and through a bare undici proxy.
+ */
+export async function overhead(ctx: BenchContext): Promise<Section> {
+  const { options } = ctx;
+  const stack = await startBenchStack({ nodeFlags: ctx.gatewayFlags });
+  let proxy: Spawned | undefined;
+  try {
+    const vro = new URL(stack.upstreams.vro.url);
+    proxy = spawnNode('bare proxy', ['test/bench/bare-proxy.ts', vro.origin]);
+    const proxyUrl = (await firstJsonLine<{ url: string }>(proxy)).url;
+    const { username, password } = stack.upstreams.vro;
+    const rest = (origin: string): LoadSpec => ({
+      url: origin + restPath,
+      method: 'GET',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+        accept: 'application/json',
+      },
+      connections: 1,
+      durationSeconds: options.rowSeconds,
+      warmupSeconds: options.warmupSeconds,
+    });
+    const data = expectData(await gql(stack.gatewayOrigin, query), 'workflows(first: 20)');
+    const nodes = (data['workflows'] as { nodes: unknown[] }).nodes;
+    if (nodes.length !== 20) throw new Error(`workflows(first: 20) answered ${nodes.length}`);
+    await checkRest(rest(vro.origin));
+    await checkRest(rest(proxyUrl));
+
+    const targets: Target[] = [
+      {
+        name: 'REST, straight to the simulator',
+        spec: rest(vro.origin),
+        underTest: stack.simulators,
+      },
+      { name: 'REST, through the bare proxy', spec: rest(proxyUrl), underTest: proxy },
+      {
+        name: 'GraphQL, through the gateway',
+        spec: {
+          ...graphqlPost(stack.gatewayOrigin, query, {
+            connections: 1,
+            durationSeconds: options.rowSeconds,
+            warmupSeconds: options.warmupSeconds,
+          }),
+          verify: 'graphql-data',
+          verifyWarmupOnly: true,
+        },
+        underTest: stack.gateway,
+      },
+    ];
+    const everyone = [stack.simulators, proxy, stack.gateway];
+    const rows: Row[] = [];
+    for (const connections of [1, 50]) {
+      for (const target of targets) {
+        const pinned = ctx.pinning && connections >= 50;
+        if (ctx.pinning) {
+          for (const process of everyone) {
+            pin(process.pid, !pinned ? '0-1' : process === target.underTest ? '1' : '0');
+          }
+        }
+        ctx.log(`overhead: ${target.name}, ${connections} connection(s)`);
+        const result = await runLoad(
+          { ...target.spec, connections },
+          { cores: pinned ? '0' : undefined, cpuOf: target.underTest.pid },
+        );
+        rows.push({ target: target.name, connections, pinned, result });
+      }
+    }
+    return report(rows);
+  } finally {
+    await proxy?.stop();
+    await stack.close();
+  }
+}
+
+async function checkRest(spec: LoadSpec): Promise<void> {
+  const response = await fetch(spec.url, { headers: spec.headers });
+  const body = (await response.json()) as { link?: unknown[] };
+  if (response.status !== 200 || body.link?.length !== 20) {
+    throw new Error(`${spec.url}: ${response.status}, not 20 workflows`);
+  }
+}
+
+function report(rows: Row[]): Section {
+  const find = (prefix: string, connections: number): LoadResult | undefined =>
+    rows.find((r) => r.target.startsWith(prefix) && r.connections === connections)?.result;
+  const clean = (r: LoadResult | undefined): boolean =>
+    r !== undefined && r.errors === 0 && r.non2xx === 0 && r.warmupMismatches === 0;
+  const checks: Check[] = [];
+  const gateway1 = find('GraphQL', 1);
+  const proxy1 = find('REST, through', 1);
+  if (gateway1 !== undefined && proxy1 !== undefined) {
+    const added = gateway1.latencyMs.p50 - proxy1.latencyMs.p50;
+    checks.push({
+      what: 'median latency added over the bare proxy, 1 connection',
+      measured: `${fmt.ms(added)} ms (${fmt.ms(gateway1.latencyMs.p50)} vs ${fmt.ms(proxy1.latencyMs.p50)})`,
+      target: '≤ 0.50 ms',
+      pass: clean(gateway1) && clean(proxy1) && added <= 0.5,
+    });
+  }
+  const gateway50 = find('GraphQL', 50);
+  const proxy50 = find('REST, through', 50);
+  if (gateway50 !== undefined && proxy50 !== undefined) {
+    const share = gateway50.rate / proxy50.rate;
+    checks.push({
+      what: "throughput kept of the bare proxy's, 50 connections",
+      measured: `${fmt.percent(share)} (${fmt.rate(gateway50.rate)} vs ${fmt.rate(proxy50.rate)} /s)`,
+      target: '≥ 70%',
+      pass: clean(gateway50) && clean(proxy50) && share >= 0.7,
+    });
+  }
+  return {
+    title: 'Overhead',
+    method: [
+      '`workflows(first: 20) { nodes { id name description version categoryName } }` POSTed to the gateway, against the REST GET the gateway makes for it (`/vco/api/workflows?maxResult=20&startIndex=0`, Basic auth, `Accept: application/json`) sent straight to the vRO simulator and through a bare pass-through proxy (`test/bench/bare-proxy.ts`: node:http in, an undici pool out, nothing else).',
+      'Same tool (autocannon), same settings, one row after the other in one run. With 50 connections the process under test (simulator, proxy or gateway) is pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0; with 1 connection nothing is pinned.',
+      'CPU ms/op: user + system CPU time of the process under test (/proc/<pid>/stat) over the measured run, per operation; unlike latency and throughput, it hardly depends on what else runs on the machine.',
+      'Because the simulator shares core 0 with autocannon in the proxy and gateway rows, a row can be capped by the simulator rather than by the process under test; the straight row shows what the simulator serves with a core of its own.',
+    ],
+    table: {
+      head: [
+        'path',
+        'connections',
+        'pinned',
+        'ops/s',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'CPU ms/op',
+        'errors',
+      ],
+      rows: rows.map((r) => [
+        r.target,
+        String(r.connections),
+        r.pinned ? 'yes' : 'no',
+        fmt.rate(r.result.rate),
+        fmt.ms(r.result.latencyMs.p50),
+        fmt.ms(r.result.latencyMs.p90),
+        fmt.ms(r.result.latencyMs.p99),
+        fmt.ms(r.result.cpuMsPerOp ?? Number.NaN),
+        String(r.result.errors + r.result.non2xx + r.result.warmupMismatches),
+      ]),
+    },
+    checks,
+  };
+}
