@@ -74,11 +74,11 @@ async function main(): Promise<void> {
         .then(
           () => {
             logger.info('stopped');
-            process.exit(0);
+            logger.flush(() => process.exit(0));
           },
           (error: unknown) => {
             logger.error({ error: String(error) }, 'stopping failed');
-            process.exit(1);
+            logger.flush(() => process.exit(1));
           },
         );
     });

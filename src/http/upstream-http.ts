@@ -10,6 +10,7 @@ import {
   type UpstreamService,
 } from '../errors.ts';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
+import { CallDeadline } from './call-deadline.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import { queryString, type QueryValue } from './path.ts';
 import { redact } from './redact.ts';
@@ -186,12 +187,23 @@ export class UpstreamHttp {
   /** Sends one request; resolves for 2xx, throws an UpstreamError otherwise. */
   async request(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
     const { timeoutMs } = this.#options;
-    const deadlineAt = Date.now() + timeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([call.signal, deadline]);
-    const retryable = isIdempotent(request.method) && !isStream(request.body);
     // A query that cannot be encoded fails here, as bad input: never as the upstream's failure.
     queryString(request.query);
+    const deadline = new CallDeadline(call.signal, timeoutMs);
+    try {
+      return await this.#attempts(call, request, deadline);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  async #attempts(
+    call: CallContext,
+    request: UpstreamRequest,
+    deadline: CallDeadline,
+  ): Promise<UpstreamResponse> {
+    const { signal } = deadline;
+    const retryable = isIdempotent(request.method) && !isStream(request.body);
     for (let attempt = 1; ; attempt += 1) {
       const started = performance.now();
       const traced = this.#options.tracer?.({
@@ -230,7 +242,7 @@ export class UpstreamHttp {
       } catch (error) {
         result = this.#mapFailure(error, call.signal, deadline);
       }
-      const retryAfter = this.#retryDelay(result, retryable, attempt, deadlineAt);
+      const retryAfter = this.#retryDelay(result, retryable, attempt, deadline.at);
       if (!(result instanceof Error) && result.status >= 200 && result.status < 300) {
         this.#breaker.onSuccess();
         observe('ok', result.status);
@@ -291,13 +303,10 @@ export class UpstreamHttp {
     }
   }
 
-  #mapFailure(error: unknown, clientSignal: AbortSignal, deadline: AbortSignal): Error {
-    // The server adapter's signal may abort without ever reading as aborted;
-    // an abort that is not the deadline's can only be the client's.
-    if (clientSignal.aborted || (isAbortError(error) && !deadline.aborted)) {
-      return new ClientGoneError();
-    }
-    if (deadline.aborted) return new UpstreamTimeoutError(this.service, this.#options.timeoutMs);
+  #mapFailure(error: unknown, clientSignal: AbortSignal, deadline: CallDeadline): Error {
+    if (deadline.timedOut) return new UpstreamTimeoutError(this.service, this.#options.timeoutMs);
+    // Any other abort can only be the client's.
+    if (clientSignal.aborted || deadline.signal.aborted) return new ClientGoneError();
     if (error instanceof UpstreamError) return error;
     return new UpstreamUnavailableError(this.service, describeNetworkError(error));
   }
@@ -395,12 +404,6 @@ export class UpstreamHttp {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
-}
-
-function isAbortError(error: unknown): boolean {
-  return (
-    error instanceof Error && (error.name === 'AbortError' || error.name === 'RequestAbortedError')
-  );
 }
 
 function isStream(body: UpstreamRequest['body']): boolean {
