@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import { SseSubscription, type SseEvent } from '../helpers/sse.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
 const echo = 'aefcfad8-efc8-4849-b3aa-7efe4458a885';
@@ -8,82 +9,47 @@ const step = 1000;
 
 let stack: Stack;
 let server: Awaited<ReturnType<typeof listen>>;
-const open: AbortController[] = [];
+const open: SseSubscription[] = [];
 
 beforeAll(async () => {
   stack = await startStack({ vro: { manualClock: true, stepMs: step } });
   server = await listen(stack.gateway);
 });
 afterEach(() => {
-  for (const controller of open.splice(0)) controller.abort();
+  for (const subscription of open.splice(0)) subscription.close();
 });
 afterAll(async () => {
   await server.close();
   await stack.close();
 });
 
-interface SseEvent {
-  event: string;
-  data: any;
-}
+const executionSubscription = `subscription($w: ID!, $e: ID!) {
+  workflowExecution(workflowId: $w, executionId: $e) {
+    id state endDate outputParameters { name value } workflow { name }
+  }
+}`;
 
-/** A subscription over SSE (fetch + reading the stream), one event at a time. */
+/** The execution subscription over SSE (fetch + reading the stream), one event at a time. */
 class Subscription {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #controller: AbortController;
-  #buffer = '';
+  readonly #sse: SseSubscription;
 
-  private constructor(
-    reader: ReadableStreamDefaultReader<Uint8Array>,
-    controller: AbortController,
-  ) {
-    this.#reader = reader;
-    this.#controller = controller;
+  private constructor(sse: SseSubscription) {
+    this.#sse = sse;
   }
 
   static async open(workflowId: string, executionId: string): Promise<Subscription> {
-    const controller = new AbortController();
-    open.push(controller);
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({
-        query: `subscription($w: ID!, $e: ID!) {
-          workflowExecution(workflowId: $w, executionId: $e) {
-            id state endDate outputParameters { name value } workflow { name }
-          }
-        }`,
-        variables: { w: workflowId, e: executionId },
-      }),
-      signal: controller.signal,
+    const sse = await SseSubscription.open(server.url, executionSubscription, {
+      w: workflowId,
+      e: executionId,
     });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    if (response.body === null) throw new Error('no body');
-    return new Subscription(response.body.getReader(), controller);
+    open.push(sse);
+    expect(sse.status).toBe(200);
+    return new Subscription(sse);
   }
 
   /** The next `next` or `complete` event (keep-alive comments skipped); null at the end of the stream. */
-  async next(): Promise<SseEvent | null> {
-    for (;;) {
-      const end = this.#buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 2);
-        const lines = block.split('\n').filter((line) => !line.startsWith(':'));
-        if (lines.length === 0) continue;
-        const field = (name: string) =>
-          lines
-            .find((line) => line.startsWith(`${name}:`))
-            ?.slice(name.length + 1)
-            .trim();
-        const data = field('data');
-        return { event: field('event') ?? 'message', data: data ? JSON.parse(data) : null };
-      }
-      const { value, done } = await this.#reader.read();
-      if (done) return null;
-      this.#buffer += Buffer.from(value).toString('utf8');
-    }
+  next(): Promise<SseEvent | null> {
+    return this.#sse.next();
   }
 
   async state(): Promise<string> {
@@ -94,7 +60,7 @@ class Subscription {
   }
 
   close(): void {
-    this.#controller.abort();
+    this.#sse.close();
   }
 }
 
