@@ -1,6 +1,11 @@
 import type { UpstreamService } from '../errors.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
-import type { UpstreamCallEvent, UpstreamHttpOptions, UpstreamTracer } from './upstream-http.ts';
+import {
+  defaultResilience,
+  type UpstreamCallEvent,
+  type UpstreamHttpOptions,
+  type UpstreamTracer,
+} from './upstream-http.ts';
 
 /** Process-wide hooks every upstream seam reports to. */
 export interface UpstreamHooks {
@@ -20,7 +25,7 @@ export function upstreamHttpOptions(
     service,
     baseUrl: upstream.url,
     timeoutMs: config.upstreamTimeoutMs,
-    retry: { retries: resilience.retries, baseDelayMs: 100, maxDelayMs: 2000 },
+    retry: { ...defaultResilience.retry, retries: resilience.retries },
     circuit: {
       failureThreshold: resilience.circuitFailureThreshold,
       resetMs: resilience.circuitResetMs,

@@ -135,6 +135,14 @@ export const hostile: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** An id: a hostile string, or one shaped like the upstream's ids (so some calls go through). */
+/** The value or null. */
+export const maybe = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
+  fc.option(arbitrary, { nil: null });
+
+/** Mostly valid, so that most runs reach the upstream with the hostile values beside them. */
+export const usually = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>): fc.Arbitrary<T> =>
+  fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
+
 export function idLike(...valid: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: hostile },

@@ -16,8 +16,10 @@ import {
   hostile,
   idLike,
   mark,
+  maybe,
   send,
   since,
+  usually,
 } from '../helpers/property.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { iaasProvider } from '../helpers/vra.ts';
@@ -29,10 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack.close();
 });
-
-const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
-const usually = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
 
 /** What the gateway sends after a refusal: nothing to the catalog service. */
 function expectNoCatalogCallOnBadInput(

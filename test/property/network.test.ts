@@ -14,8 +14,10 @@ import {
   expectServing,
   hostile,
   mark,
+  maybe,
   send,
   since,
+  usually,
 } from '../helpers/property.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -27,10 +29,6 @@ afterAll(async () => {
   await stack.close();
 });
 
-const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
-/** Mostly valid, so that most calls reach the manager with the hostile name beside them. */
-const usually = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
 const addresses = usually(
   fc.array(fc.constantFrom('10.0.0.1', '10.0.0.0/24', '10.0.0.1-10.0.0.9', '::1'), {
     minLength: 1,

@@ -18,8 +18,10 @@ import {
   expectServing,
   hostile,
   mark,
+  maybe,
   send,
   since,
+  usually,
 } from '../helpers/property.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -30,10 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack.close();
 });
-
-const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
-const usually = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
 
 let reached = 0;
 /** Runs the property and insists that some runs reached vRO: a property never exercised there proves nothing. */
