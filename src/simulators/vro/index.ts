@@ -24,6 +24,12 @@ import { readPackage } from './package-reader.ts';
 import { seedCategories, seedWorkflows, type SeedWorkflow } from './seed-workflows.ts';
 
 export type { SeedWorkflow } from './seed-workflows.ts';
+
+type Attribute = { name: string; value: string };
+/** A query result's attributes, as sent and by name (for conditions and sorting). */
+type Attributes = { attributes: Attribute[]; byName: Record<string, string> };
+/** The order of `String.prototype.localeCompare`, without a collator per comparison. */
+const collator = new Intl.Collator();
 export type { SimExecution } from './executions.ts';
 
 /** Failure switches; tests flip them at any time. */
@@ -152,7 +158,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   const sendError = (response: ServerResponse, status: number, message: string): void =>
     sendJsonBody(response, status, { status: String(status), message });
 
-  const attributesOf = (workflow: SeedWorkflow): Array<{ name: string; value: string }> => {
+  const buildAttributes = (workflow: SeedWorkflow): Attribute[] => {
     const href = `${root}/workflows/${encodeURIComponent(workflow.id)}/`;
     return [
       { value: href, name: 'itemHref' },
@@ -170,6 +176,39 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       { value: String(workflow.canEdit ?? true), name: 'canEdit' },
       { value: workflow.version, name: 'version' },
     ].map(({ name, value }) => ({ value, name }));
+  };
+  /** A workflow's query attributes, built once per workflow record (records are replaced, never mutated). */
+  const attributeCache = new WeakMap<SeedWorkflow, Attributes>();
+  const attributesOf = (workflow: SeedWorkflow): Attributes => {
+    let cached = attributeCache.get(workflow);
+    if (cached === undefined) {
+      const attributes = buildAttributes(workflow);
+      cached = {
+        attributes,
+        byName: Object.fromEntries(attributes.map(({ name, value }) => [name, value])),
+      };
+      attributeCache.set(workflow, cached);
+    }
+    return cached;
+  };
+
+  /** Every workflow with its attributes, ascending by `field` then id; kept until a workflow changes. */
+  const sortedCache = new Map<string, Array<Attributes & { workflow: SeedWorkflow }>>();
+  const sortedBy = (field: string): Array<Attributes & { workflow: SeedWorkflow }> => {
+    let sorted = sortedCache.get(field);
+    if (sorted === undefined) {
+      sorted = [...workflows.values()]
+        .map((workflow) => ({ workflow, ...attributesOf(workflow) }))
+        .map((item) => ({ item, key: (item.byName[field] ?? '') + item.workflow.id }))
+        .sort((a, b) => collator.compare(a.key, b.key))
+        .map(({ item }) => item);
+      sortedCache.set(field, sorted);
+    }
+    return sorted;
+  };
+  const putWorkflow = (workflow: SeedWorkflow): void => {
+    workflows.set(workflow.id, workflow);
+    sortedCache.clear();
   };
 
   const queryWorkflows = (request: RecordedRequest, response: ServerResponse): void => {
@@ -191,20 +230,10 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       return sendError(response, 400, `Unknown sort field '${sortField}'`);
     }
     const direction = sortOrders?.startsWith('-') === true ? -1 : 1;
-    const matching = [...workflows.values()]
-      .map((workflow) => ({ workflow, attributes: attributesOf(workflow) }))
-      .filter(({ attributes }) =>
-        matchesConditions(
-          Object.fromEntries(attributes.map(({ name, value }) => [name, value])),
-          conditions,
-        ),
-      )
-      .sort((a, b) => {
-        const key = (item: typeof a) =>
-          (item.attributes.find((attribute) => attribute.name === sortField)?.value ?? '') +
-          item.workflow.id;
-        return direction * key(a).localeCompare(key(b));
-      });
+    const sorted = sortedBy(sortField);
+    const matching = (direction === 1 ? sorted : sorted.toReversed()).filter(({ byName }) =>
+      matchesConditions(byName, conditions),
+    );
     const page = matching.slice(startIndex ?? 0, (startIndex ?? 0) + (maxResult ?? Infinity));
     sendJsonBody(response, 200, {
       link: page.map(({ workflow, attributes }) => ({
@@ -318,7 +347,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     }
     for (const packaged of content.workflows) {
       const current = workflows.get(packaged.id);
-      workflows.set(packaged.id, {
+      putWorkflow({
         id: packaged.id,
         name: packaged.name,
         version: packaged.version,
@@ -483,7 +512,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       manualNow += ms;
     },
     putWorkflow(workflow) {
-      workflows.set(workflow.id, workflow);
+      putWorkflow(workflow);
     },
     getWorkflow: (id) => workflows.get(id),
     cancelExecution(executionId) {
