@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { UpstreamCredentials } from '../credentials.ts';
 import { Pool, type Dispatcher, type FormData } from 'undici';
@@ -11,6 +12,7 @@ import {
 } from '../errors.ts';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
+import { BodyTooLargeError, dispatchForText } from './dispatch-text.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import { queryString, type QueryValue } from './path.ts';
 import { redact } from './redact.ts';
@@ -373,36 +375,20 @@ export class UpstreamHttp {
   ): Promise<UpstreamResponse> {
     const headers: Record<string, string> = { 'x-request-id': call.requestId, ...request.headers };
     if (request.authorization !== undefined) headers['authorization'] = request.authorization;
-    const options: Dispatcher.RequestOptions = {
+    const options: Dispatcher.DispatchOptions = {
       method: request.method,
       path: this.#basePath + request.path + queryString(request.query),
       headers,
-      signal,
     };
     if (request.body !== undefined) options.body = request.body;
-    const answer = await this.#pool.request(options);
-    const body = await this.#readBody(answer.body, answer.statusCode);
-    return { status: answer.statusCode, headers: flattenHeaders(answer.headers), body };
-  }
-
-  async #readBody(body: Dispatcher.ResponseData['body'], status: number): Promise<string> {
     const limit = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > limit) {
-        body.destroy();
-        throw new UpstreamBadResponseError(
-          this.service,
-          `a body larger than ${limit} bytes`,
-          status,
-        );
-      }
-      chunks.push(buffer);
+    try {
+      const answer = await dispatchForText(this.#pool, options, signal, limit);
+      return { status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body };
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      throw new UpstreamBadResponseError(this.service, error.message, error.status);
     }
-    return Buffer.concat(chunks).toString('utf8');
   }
 }
 
@@ -438,9 +424,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function flattenHeaders(
-  raw: Dispatcher.ResponseData['headers'],
-): Record<string, string | undefined> {
+function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(raw)) {
     flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
