@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type GatewayContext } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { serveGraphiqlAsset } from './graphiql/graphiql-assets.ts';
-import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
+import { graphiqlAssetsPath, renderGraphiqlPage } from './graphiql/graphiql-page.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { Tracing } from './observability/tracing.ts';
@@ -17,6 +17,7 @@ import { loadPersistedOperations, persistedOperations } from './plugins/persiste
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
+import { servePath } from './plugins/serve-path.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -87,7 +88,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     },
     context: (initial) => createContext(initial.request, clients, config, clientSignal(initial)),
     plugins: [
-      graphiqlAssets(),
+      servePath((pathname) => pathname.startsWith(`${graphiqlAssetsPath}/`), serveGraphiqlAsset),
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
       requestLog(logger, metrics),
@@ -139,15 +140,6 @@ function clientSignal(initial: { request: Request }): AbortSignal {
 
 function describe(value: unknown): string {
   return value instanceof Error ? `${value.name}: ${value.message}` : String(value);
-}
-
-function graphiqlAssets(): Plugin {
-  return {
-    async onRequest(payload) {
-      const response = await serveGraphiqlAsset(payload.url.pathname);
-      if (response !== undefined) payload.endResponse(response);
-    },
-  };
 }
 
 /**

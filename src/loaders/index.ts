@@ -12,10 +12,20 @@ export interface Loaders {
   nsx: NsxLoaders;
 }
 
+/** Each upstream's loaders are made on first use: most operations need one upstream. */
 export function createLoaders(clients: Clients, call: CallContext, config: GatewayConfig): Loaders {
+  let vro: VroLoaders | undefined;
+  let vra: VraLoaders | undefined;
+  let nsx: NsxLoaders | undefined;
   return {
-    vro: createVroLoaders(clients.vro, call),
-    vra: createVraLoaders(clients.vra, call, config),
-    nsx: createNsxLoaders(clients.nsx, call),
+    get vro() {
+      return (vro ??= createVroLoaders(clients.vro, call));
+    },
+    get vra() {
+      return (vra ??= createVraLoaders(clients.vra, call, config));
+    },
+    get nsx() {
+      return (nsx ??= createNsxLoaders(clients.nsx, call));
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
+import { servePath } from './serve-path.ts';
 import type { UpstreamService } from '../errors.ts';
 import type { UpstreamHealth } from '../http/upstream-http.ts';
 
@@ -61,20 +62,18 @@ export function createReadiness(upstreams: readonly Probeable[], intervalMs: num
 
 /** `/ready`: 200 when every upstream answered its last probe, 503 otherwise, with each upstream's state. */
 export function readinessEndpoint(readiness: Readiness, path = '/ready'): Plugin {
-  return {
-    async onRequest(payload) {
-      if (payload.url.pathname !== path) return;
+  return servePath(
+    (pathname) => pathname === path,
+    async () => {
       const { ready, upstreams } = await readiness.check();
       const status = readiness.draining ? 'draining' : ready ? 'ready' : 'not ready';
-      payload.endResponse(
-        new Response(JSON.stringify({ status, upstreams }), {
-          status: ready ? 200 : 503,
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'cache-control': 'no-store',
-          },
-        }),
-      );
+      return new Response(JSON.stringify({ status, upstreams }), {
+        status: ready ? 200 : 503,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+        },
+      });
     },
-  };
+  );
 }

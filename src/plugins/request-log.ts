@@ -37,9 +37,13 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
     },
     onResponse({ request, response }) {
       const info = requestInfo(request);
-      const url = new URL(request.url);
       response.headers.set('x-request-id', info.requestId);
-      if (info.operationType === undefined && !url.pathname.startsWith('/graphql')) return;
+      if (
+        info.operationType === undefined &&
+        !new URL(request.url).pathname.startsWith('/graphql')
+      ) {
+        return;
+      }
       const seconds = (performance.now() - info.startedAt) / 1000;
       const failed = response.status >= 400 || info.errorCodes.length > 0;
       metrics.observeOperation(
