@@ -19,10 +19,22 @@ interface Tally {
 
 type GraphqlBody = { data?: unknown; errors?: Array<{ extensions?: { code?: unknown } }> };
 
+/**
+ * Checks every body; a body equal to the last one that passed as clean data
+ * passes at the cost of a string comparison (repeated identical answers are
+ * the norm), so that checking costs the load generator little.
+ */
 function verifier(mode: NonNullable<LoadSpec['verify']>, tally: Tally): (body: unknown) => boolean {
+  let lastClean: string | undefined;
   return (body) => {
     const text = typeof body === 'string' ? body : String(body);
+    if (text === lastClean) {
+      tally.clean += 1;
+      return true;
+    }
+    const before = tally.clean;
     const ok = check(mode, text, tally);
+    if (tally.clean > before) lastClean = text;
     if (!ok && tally.bad.length < 5) tally.bad.push(text.slice(0, 300));
     return ok;
   };

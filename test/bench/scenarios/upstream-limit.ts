@@ -3,7 +3,7 @@ import { fmt, type BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
 import { graphqlPost, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
-import { pin } from '../processes.ts';
+import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
 import type { Section } from '../report.ts';
 
 const latencyMs = 50;
@@ -11,7 +11,7 @@ const query = '{ workflows(first: 1) { nodes { id name } } }';
 const restPath = '/workflows?maxResult=1&startIndex=0';
 
 interface Row {
-  path: 'gateway' | 'straight';
+  path: 'gateway' | 'proxy' | 'straight';
   connections: number;
   ideal: number;
   result: LoadResult;
@@ -23,32 +23,44 @@ export async function upstreamLimit(ctx: BenchContext): Promise<Section> {
     simulators: { latencyMs },
     nodeFlags: ctx.gatewayFlags,
   });
+  let proxy: Spawned | undefined;
   try {
     expectData(await gql(stack.gatewayOrigin, query), 'workflows(first: 1)');
+    proxy = spawnNode('bare proxy', [
+      'test/bench/bare-proxy.ts',
+      new URL(stack.upstreams.vro.url).origin,
+    ]);
+    const proxyOrigin = (await firstJsonLine<{ url: string }>(proxy)).url;
     const rows: Row[] = [];
     for (const connections of [50, 100]) {
-      for (const path of ['gateway', 'straight'] as const) {
+      for (const path of ['gateway', 'proxy', 'straight'] as const) {
         ctx.log(`upstream limit: ${path}, ${connections} connections`);
-        rows.push(await measure(ctx, stack, path, connections));
+        rows.push(await measure(ctx, stack, { proxy, proxyOrigin }, path, connections));
       }
     }
     return report(ctx, rows);
   } finally {
+    await proxy?.stop();
     await stack.close();
   }
 }
 
-/** The gateway row, or the same REST call straight to the simulator (what the rig itself allows). */
+/**
+ * The gateway row, or the REST call it makes, through the bare proxy (what any
+ * extra hop allows) or straight to the simulator (what the rig itself allows).
+ */
 async function measure(
   ctx: BenchContext,
   stack: BenchStack,
+  bare: { proxy: Spawned; proxyOrigin: string },
   path: Row['path'],
   connections: number,
 ): Promise<Row> {
-  const underTest = path === 'gateway' ? stack.gateway : stack.simulators;
+  const underTest = { gateway: stack.gateway, proxy: bare.proxy, straight: stack.simulators }[path];
   if (ctx.pinning) {
-    pin(stack.gateway.pid, path === 'gateway' ? '1' : '0');
-    pin(stack.simulators.pid, path === 'gateway' ? '0' : '1');
+    for (const process of [stack.gateway, bare.proxy, stack.simulators]) {
+      pin(process.pid, process === underTest ? '1' : '0');
+    }
   }
   const timing = {
     connections,
@@ -56,12 +68,14 @@ async function measure(
     warmupSeconds: ctx.options.warmupSeconds,
   };
   const { url, username, password } = stack.upstreams.vro;
+  const rest = new URL(url + restPath);
+  const origin = path === 'proxy' ? bare.proxyOrigin : rest.origin;
   const spec: LoadSpec =
     path === 'gateway'
       ? { ...graphqlPost(stack.gatewayOrigin, query, timing), verify: 'graphql-data' }
       : {
           ...timing,
-          url: url + restPath,
+          url: origin + rest.pathname + rest.search,
           method: 'GET',
           headers: {
             authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
@@ -81,10 +95,10 @@ function report(ctx: BenchContext, rows: Row[]): Section {
     title: 'The upstream as the limit',
     method: [
       `Every simulator answers after ${latencyMs} ms (a delay fault on every request). \`${query}\` at 50 and 100 connections: one upstream call per operation, so the ideal is connections / ${latencyMs} ms. Every answer is checked (data and no error), so that fast error answers cannot pass for throughput.`,
-      `Each gateway row is followed by the REST call it makes (\`GET /vco/api${restPath}\`) sent straight to the simulator by the same tool: what the rig itself (simulator, load generator, loopback) allows, the real ceiling of the gateway row.`,
+      `Each gateway row is followed by the REST call it makes (\`GET /vco/api${restPath}\`) sent by the same tool through the bare pass-through proxy of the overhead section (what any extra hop between client and upstream allows on this machine) and straight to the simulator (what the rig itself allows: simulator, load generator, loopback).`,
       'A single gateway process runs JavaScript on one core: it cannot exceed 1000 / (its CPU ms per operation) operations per second, whatever the upstream latency; the CPU column (of the process under test) shows how close that is.',
       ctx.pinning
-        ? 'The process under test (gateway, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0.'
+        ? 'The process under test (gateway, proxy, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0. With a hop in between, three processes share two cores: the simulator waits for core 0 behind autocannon, and every wake-up of a process on the other core costs a little; the proxy row shows what that alone takes.'
         : 'No pinning.',
     ],
     table: {
@@ -100,7 +114,7 @@ function report(ctx: BenchContext, rows: Row[]): Section {
         'bad answers',
       ],
       rows: rows.map((r) => [
-        r.path === 'gateway' ? 'GraphQL, through the gateway' : 'REST, straight to the simulator',
+        pathLabels[r.path],
         String(r.connections),
         fmt.rate(r.ideal),
         fmt.rate(r.result.rate),
@@ -114,17 +128,22 @@ function report(ctx: BenchContext, rows: Row[]): Section {
     checks: rows
       .filter((r) => r.path === 'gateway')
       .map((r) => {
-        const straight = rows.find((s) => s.path === 'straight' && s.connections === r.connections);
-        const rig =
-          straight === undefined
-            ? ''
-            : `; straight to the simulator: ${fmt.percent(straight.result.rate / r.ideal)}`;
+        const share = (path: Row['path']): string => {
+          const row = rows.find((s) => s.path === path && s.connections === r.connections);
+          return row === undefined ? '?' : fmt.percent(row.result.rate / r.ideal);
+        };
         return {
           what: `ops/s at ${r.connections} connections`,
-          measured: `${fmt.rate(r.result.rate)} (${fmt.percent(r.result.rate / r.ideal)} of ${fmt.rate(r.ideal)}${rig})`,
+          measured: `${fmt.rate(r.result.rate)} (${fmt.percent(r.result.rate / r.ideal)} of ${fmt.rate(r.ideal)}; bare proxy: ${share('proxy')}, straight to the simulator: ${share('straight')})`,
           target: `≥ 90% of ${fmt.rate(r.ideal)}`,
           pass: r.result.rate >= 0.9 * r.ideal && bad(r.result) === 0,
         };
       }),
   };
 }
+
+const pathLabels: Record<Row['path'], string> = {
+  gateway: 'GraphQL, through the gateway',
+  proxy: 'REST, through the bare proxy',
+  straight: 'REST, straight to the simulator',
+};
