@@ -3,8 +3,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type GatewayContext } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
-import { serveGraphiqlAsset } from './graphiql/graphiql-assets.ts';
-import { graphiqlAssetsPath, renderGraphiqlPage } from './graphiql/graphiql-page.ts';
+import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
+import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { Tracing } from './observability/tracing.ts';
@@ -17,7 +17,6 @@ import { loadPersistedOperations, persistedOperations } from './plugins/persiste
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
-import { servePath } from './plugins/serve-path.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -88,7 +87,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     },
     context: (initial) => createContext(initial.request, clients, config, clientSignal(initial)),
     plugins: [
-      servePath((pathname) => pathname.startsWith(`${graphiqlAssetsPath}/`), serveGraphiqlAsset),
+      graphiqlAssets(),
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
       requestLog(logger, metrics),

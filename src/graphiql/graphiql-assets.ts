@@ -1,3 +1,5 @@
+import type { Plugin } from 'graphql-yoga';
+import { servePath } from '../plugins/serve-path.ts';
 import { graphiqlAssetsPath } from './graphiql-page.ts';
 
 interface Asset {
@@ -34,12 +36,18 @@ function dataUrlAsset(url: string): Asset {
   };
 }
 
-/** Answers a request for a GraphiQL asset, or undefined when the path is not one. */
-export async function serveGraphiqlAsset(pathname: string): Promise<Response | undefined> {
-  if (!pathname.startsWith(`${graphiqlAssetsPath}/`)) return undefined;
-  const asset = (await loadAssets()).get(pathname.slice(graphiqlAssetsPath.length + 1));
-  if (asset === undefined) return new Response('Not found', { status: 404 });
-  return new Response(asset.body, {
-    headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' },
-  });
+const prefix = `${graphiqlAssetsPath}/`;
+
+/** Serves the bundled GraphiQL under `/graphiql-assets/` (404 for a name it does not have). */
+export function graphiqlAssets(): Plugin {
+  return servePath(
+    (pathname) => pathname.startsWith(prefix),
+    async (pathname) => {
+      const asset = (await loadAssets()).get(pathname.slice(prefix.length));
+      if (asset === undefined) return new Response('Not found', { status: 404 });
+      return new Response(asset.body, {
+        headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' },
+      });
+    },
+  );
 }
