@@ -88,7 +88,10 @@ describe('workflows with hostile filters, sizes and cursors', () => {
           });
           const raw = call.query.get('conditions');
           expect(raw === null ? [] : parseConditions(raw)).toEqual(expected);
-          expect(call.query.get('maxResult')).toBe(String(variables.first));
+          // an explicit `first: null` means the default page size (page-arguments.ts)
+          expect(call.query.get('maxResult')).toBe(
+            variables.first === null ? '50' : String(variables.first as number),
+          );
         }
         await expectServing(stack);
       },
