@@ -16,4 +16,7 @@ export const fmt = {
   rate: (value: number): string => Math.round(value).toLocaleString('en-US'),
   percent: (value: number): string => `${(value * 100).toFixed(1)}%`,
   mib: (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`,
+  /** A share that may be unknown (e.g. host steal off Linux). */
+  share: (value: number | undefined): string =>
+    value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`,
 };

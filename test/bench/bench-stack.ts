@@ -137,14 +137,25 @@ export function totalOf(counts: RouteCounts): number {
   return Object.values(counts).reduce((sum, service) => sum + service.total, 0);
 }
 
-/** Sum of `upstream_request_duration_seconds_count` over every label set, from /metrics. */
-export async function upstreamCallsSeen(origin: string): Promise<number> {
+/** Each named series of the gateway's /metrics, summed over its label sets (0 when absent). */
+export async function metricTotals<Name extends string>(
+  origin: string,
+  names: readonly Name[],
+): Promise<Record<Name, number>> {
   const text = await (await fetch(`${origin}/metrics`)).text();
-  let total = 0;
+  const totals = Object.fromEntries(names.map((name) => [name, 0])) as Record<Name, number>;
+  const wanted = new Set<string>(names);
   for (const line of text.split('\n')) {
-    if (line.startsWith('upstream_request_duration_seconds_count')) {
-      total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    const name = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line)?.[0];
+    if (name !== undefined && wanted.has(name)) {
+      totals[name as Name] += Number(line.slice(line.lastIndexOf(' ') + 1));
     }
   }
-  return total;
+  return totals;
+}
+
+/** Sum of `upstream_request_duration_seconds_count` over every label set, from /metrics. */
+export async function upstreamCallsSeen(origin: string): Promise<number> {
+  const name = 'upstream_request_duration_seconds_count';
+  return (await metricTotals(origin, [name]))[name];
 }

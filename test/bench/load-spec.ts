@@ -24,6 +24,8 @@ export interface LoadSpec {
   verify?: 'graphql-data' | 'graphql-contract';
   /** Check bodies during the warm-up only (keeps the load generator's work equal across rows). */
   verifyWarmupOnly?: boolean;
+  /** Answer every latency too (`LoadResult.latencies`), so that runs can be pooled. */
+  rawLatencies?: boolean;
 }
 
 export interface LoadResult {
@@ -44,6 +46,10 @@ export interface LoadResult {
   warmupMismatches: number;
   /** CPU time (user + system) of the process asked about, per measured operation, ms. */
   cpuMsPerOp?: number;
+  /** The machine's CPU time the hypervisor stole during the measured run (0..1), where /proc/stat tells. */
+  stealShare?: number;
+  /** Every response's latency, ms, when the spec asked for them. */
+  latencies?: number[];
   /** With `verify`: answers with data and no error, answers by error code, and a few bad bodies. */
   verified?: { clean: number; withErrors: number; codes: Record<string, number>; bad: string[] };
 }

@@ -113,5 +113,6 @@ const output: LoadResult = {
   mismatches: measured.result.mismatches,
   warmupMismatches: 0,
   ...(spec.verify === undefined ? {} : { verified: measured.tally }),
+  ...(spec.rawLatencies === true ? { latencies: measured.latencies } : {}),
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

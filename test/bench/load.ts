@@ -1,32 +1,121 @@
 import type { LoadResult, LoadSpec } from './load-spec.ts';
+import { cpuTicks, stealShare } from './machine.ts';
 import { collectStdout, cpuSeconds, spawnNode } from './processes.ts';
+import { summarize } from './stats.ts';
+
+export interface LoadOptions {
+  /** Pin the load generator to these cores. */
+  cores?: string | undefined;
+  /** Also measure this process's CPU time per operation. */
+  cpuOf?: number;
+  /** Called right before and right after the measured run (not the warm-up). */
+  measuredRun?: { before(): Promise<void>; after(): Promise<void> };
+}
 
 /**
  * Runs autocannon in a process of its own (pinned to `cores` when given): the
  * warm-up first, in a run of its own, then the measured run. With `cpuOf`,
- * also answers that process's CPU time per operation over the measured run.
+ * also answers that process's CPU time per operation over the measured run;
+ * always the share of the machine's CPU time the hypervisor stole meanwhile.
  */
-export async function runLoad(
-  spec: LoadSpec,
-  options: { cores?: string | undefined; cpuOf?: number } = {},
-): Promise<LoadResult> {
+export async function runLoad(spec: LoadSpec, options: LoadOptions = {}): Promise<LoadResult> {
   const warmup =
     spec.warmupSeconds > 0
       ? await runOnce({ ...spec, durationSeconds: spec.warmupSeconds }, options.cores)
       : undefined;
+  await options.measuredRun?.before();
   const cpuBefore = options.cpuOf === undefined ? 0 : cpuSeconds(options.cpuOf);
+  const ticksBefore = cpuTicks();
   const { verify, ...rest } = spec;
   const measured = await runOnce(
     verify === undefined || spec.verifyWarmupOnly === true ? rest : { ...rest, verify },
     options.cores,
   );
   const cpu = options.cpuOf === undefined ? undefined : cpuSeconds(options.cpuOf) - cpuBefore;
+  const steal = stealShare(ticksBefore, cpuTicks());
+  await options.measuredRun?.after();
   return {
     ...measured,
     warmupResponses: warmup?.responses ?? 0,
     warmupMismatches: warmup?.mismatches ?? 0,
     ...(cpu === undefined ? {} : { cpuMsPerOp: (cpu * 1000) / measured.responses }),
+    ...(steal === undefined ? {} : { stealShare: steal }),
   };
+}
+
+/**
+ * Several loads measured in turns: each one's warm-up, then `rounds` rounds in
+ * which every load runs for its share of `durationSeconds`, one after the
+ * other. The loads see the machine in the same state on average (its speed
+ * drifts over minutes on a shared host), and each result pools its rounds:
+ * latencies, responses, CPU time of `cpuOf`, host steal.
+ */
+export async function runInterleaved(
+  loads: ReadonlyArray<{ spec: LoadSpec; cpuOf: number }>,
+  rounds: number,
+  cores?: string,
+): Promise<LoadResult[]> {
+  const pooled = loads.map(() => ({
+    latencies: [] as number[],
+    seconds: 0,
+    cpu: 0,
+    ticks: { total: 0, steal: 0 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    mismatches: 0,
+    warmupResponses: 0,
+    warmupMismatches: 0,
+  }));
+  for (const [i, { spec }] of loads.entries()) {
+    if (spec.warmupSeconds <= 0) continue;
+    const warmup = await runOnce({ ...spec, durationSeconds: spec.warmupSeconds }, cores);
+    const into = pooled[i];
+    if (into === undefined) continue;
+    into.warmupResponses = warmup.responses;
+    into.warmupMismatches = warmup.mismatches;
+  }
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [i, { spec, cpuOf }] of loads.entries()) {
+      const into = pooled[i];
+      if (into === undefined) continue;
+      const { verify, ...rest } = spec;
+      const cpuBefore = cpuSeconds(cpuOf);
+      const ticksBefore = cpuTicks();
+      const result = await runOnce(
+        {
+          ...(verify === undefined || spec.verifyWarmupOnly === true ? rest : { ...rest, verify }),
+          durationSeconds: Math.max(1, Math.round(spec.durationSeconds / rounds)),
+          rawLatencies: true,
+        },
+        cores,
+      );
+      into.cpu += cpuSeconds(cpuOf) - cpuBefore;
+      const ticksAfter = cpuTicks();
+      if (ticksBefore !== undefined && ticksAfter !== undefined) {
+        into.ticks.total += ticksAfter.total - ticksBefore.total;
+        into.ticks.steal += ticksAfter.steal - ticksBefore.steal;
+      }
+      into.latencies.push(...(result.latencies ?? []));
+      into.seconds += result.seconds;
+      into.errors += result.errors;
+      into.timeouts += result.timeouts;
+      into.non2xx += result.non2xx;
+      into.mismatches += result.mismatches;
+    }
+  }
+  return pooled.map(({ latencies, seconds, cpu, ticks, ...counts }) => {
+    const steal = stealShare({ total: 0, steal: 0 }, ticks);
+    return {
+      ...counts,
+      responses: latencies.length,
+      seconds,
+      rate: latencies.length / seconds,
+      latencyMs: summarize(latencies),
+      cpuMsPerOp: (cpu * 1000) / latencies.length,
+      ...(steal === undefined ? {} : { stealShare: steal }),
+    };
+  });
 }
 
 async function runOnce(spec: LoadSpec, cores: string | undefined): Promise<LoadResult> {

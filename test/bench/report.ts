@@ -22,6 +22,8 @@ export interface Run {
   machine: Machine;
   /** 1-minute load average before and after the run: other work skews latency and throughput. */
   load: { start: number; end: number };
+  /** The machine's CPU time the hypervisor stole over the whole run (0..1), where /proc/stat tells. */
+  stealShare: number | undefined;
   pinning: string;
   options: string;
   durationSeconds: number;
@@ -99,6 +101,10 @@ export function benchmarksMarkdown(run: Run): string {
         [
           'load average (1 min) at start / end',
           `${run.load.start.toFixed(2)} / ${run.load.end.toFixed(2)}`,
+        ],
+        [
+          'host steal over the run',
+          run.stealShare === undefined ? 'n/a' : `${(run.stealShare * 100).toFixed(1)}%`,
         ],
         ['core pinning', run.pinning],
         ['options', run.options],

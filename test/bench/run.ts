@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { BenchContext } from './bench-context.ts';
 import { parseBenchOptions, usage, type ScenarioName } from './bench-options.ts';
-import { describeMachine } from './machine.ts';
+import { cpuTicks, describeMachine, stealShare } from './machine.ts';
 import { pinningAvailable, root } from './processes.ts';
 import { benchmarksMarkdown, consoleSummary, sectionText, type Section } from './report.ts';
 import { batching } from './scenarios/batching.ts';
@@ -41,6 +41,7 @@ async function main(): Promise<number> {
   }
   const started = performance.now();
   const loadAtStart = loadavg()[0] ?? 0;
+  const ticksAtStart = cpuTicks();
   const machine = describeMachine();
   const pinning = options.pin && machine.cores >= 2 && pinningAvailable();
   const gatewayFlags: string[] = [];
@@ -67,6 +68,7 @@ async function main(): Promise<number> {
   const run = {
     machine,
     load: { start: loadAtStart, end: loadavg()[0] ?? 0 },
+    stealShare: stealShare(ticksAtStart, cpuTicks()),
     pinning: pinning
       ? 'taskset: at 50 and 100 connections the process under test on core 1, autocannon and the rest on core 0'
       : options.pin

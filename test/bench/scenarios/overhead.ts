@@ -1,13 +1,15 @@
 import { startBenchStack } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
-import { graphqlPost, runLoad } from '../load.ts';
+import { graphqlPost, runInterleaved, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
 import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
 import type { Check, Section } from '../report.ts';
 
 const restPath = '/vco/api/workflows?maxResult=20&startIndex=0';
 const query = '{ workflows(first: 20) { nodes { id name description version categoryName } } }';
+/** Turns per path in the one-connection rows. */
+const rounds = 5;
 
 interface Target {
   name: string;
@@ -76,21 +78,30 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
     ];
     const everyone = [stack.simulators, proxy, stack.gateway];
     const rows: Row[] = [];
-    for (const connections of [1, 50]) {
-      for (const target of targets) {
-        const pinned = ctx.pinning && connections >= 50;
-        if (ctx.pinning) {
-          for (const process of everyone) {
-            pin(process.pid, !pinned ? '0-1' : process === target.underTest ? '1' : '0');
-          }
-        }
-        ctx.log(`overhead: ${target.name}, ${connections} connection(s)`);
-        const result = await runLoad(
-          { ...target.spec, connections },
-          { cores: pinned ? '0' : undefined, cpuOf: target.underTest.pid },
-        );
-        rows.push({ target: target.name, connections, pinned, result });
+    // One connection: latency, compared in turns so that the machine's drift hits every row alike.
+    if (ctx.pinning) for (const process of everyone) pin(process.pid, '0-1');
+    ctx.log(`overhead: ${targets.length} paths in ${rounds} turns each, 1 connection`);
+    const single = await runInterleaved(
+      targets.map((target) => ({ spec: target.spec, cpuOf: target.underTest.pid })),
+      rounds,
+    );
+    for (const [i, target] of targets.entries()) {
+      const result = single[i];
+      if (result !== undefined)
+        rows.push({ target: target.name, connections: 1, pinned: false, result });
+    }
+    // 50 connections: throughput, the process under test on a core of its own.
+    for (const target of targets) {
+      const pinned = ctx.pinning;
+      if (ctx.pinning) {
+        for (const process of everyone) pin(process.pid, process === target.underTest ? '1' : '0');
       }
+      ctx.log(`overhead: ${target.name}, 50 connections`);
+      const result = await runLoad(
+        { ...target.spec, connections: 50 },
+        { cores: pinned ? '0' : undefined, cpuOf: target.underTest.pid },
+      );
+      rows.push({ target: target.name, connections: 50, pinned, result });
     }
     return report(rows);
   } finally {
@@ -139,8 +150,8 @@ function report(rows: Row[]): Section {
     title: 'Overhead',
     method: [
       '`workflows(first: 20) { nodes { id name description version categoryName } }` POSTed to the gateway, against the REST GET the gateway makes for it (`/vco/api/workflows?maxResult=20&startIndex=0`, Basic auth, `Accept: application/json`) sent straight to the vRO simulator and through a bare pass-through proxy (`test/bench/bare-proxy.ts`: node:http in, an undici pool out, nothing else).',
-      'Same tool (autocannon), same settings, one row after the other in one run. With 50 connections the process under test (simulator, proxy or gateway) is pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0; with 1 connection nothing is pinned.',
-      'CPU ms/op: user + system CPU time of the process under test (/proc/<pid>/stat) over the measured run, per operation; unlike latency and throughput, it hardly depends on what else runs on the machine.',
+      `Same tool (autocannon), same settings, in one run. With 1 connection the three paths are measured in turns: after each one's warm-up, ${rounds} rounds in which each path runs for 1/${rounds} of its time, one after the other, so that a drift of the machine's speed over the minutes (large on a shared virtual machine) falls on every path alike; each row pools its rounds, and nothing is pinned. With 50 connections the rows run one after the other, the process under test (simulator, proxy or gateway) pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0.`,
+      "CPU ms/op: user + system CPU time of the process under test (/proc/<pid>/stat) over the measured run, per operation; unlike latency and throughput, it hardly depends on what else runs on the machine. Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat).",
       'Because the simulator shares core 0 with autocannon in the proxy and gateway rows, a row can be capped by the simulator rather than by the process under test; the straight row shows what the simulator serves with a core of its own.',
     ],
     table: {
@@ -153,6 +164,7 @@ function report(rows: Row[]): Section {
         'p90 ms',
         'p99 ms',
         'CPU ms/op',
+        'host steal',
         'errors',
       ],
       rows: rows.map((r) => [
@@ -164,6 +176,7 @@ function report(rows: Row[]): Section {
         fmt.ms(r.result.latencyMs.p90),
         fmt.ms(r.result.latencyMs.p99),
         fmt.ms(r.result.cpuMsPerOp ?? Number.NaN),
+        fmt.share(r.result.stealShare),
         String(r.result.errors + r.result.non2xx + r.result.warmupMismatches),
       ]),
     },

@@ -1,4 +1,4 @@
-import { startBenchStack, type BenchStack } from '../bench-stack.ts';
+import { metricTotals, startBenchStack, type BenchStack } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
 import { graphqlPost, runLoad } from '../load.ts';
@@ -15,6 +15,24 @@ interface Row {
   connections: number;
   ideal: number;
   result: LoadResult;
+  /** Gateway rows: its own mean timings over the measured run, from /metrics. */
+  gatewayMs?: { operation: number; upstreamCall: number };
+}
+
+const timingSeries = [
+  'graphql_operation_duration_seconds_sum',
+  'graphql_operation_duration_seconds_count',
+  'upstream_request_duration_seconds_sum',
+  'upstream_request_duration_seconds_count',
+] as const;
+type Timings = Record<(typeof timingSeries)[number], number>;
+
+/** Mean operation and upstream call times between two /metrics readings, ms. */
+function meanTimings(before: Timings, after: Timings): NonNullable<Row['gatewayMs']> {
+  const mean = (name: 'graphql_operation' | 'upstream_request'): number =>
+    ((after[`${name}_duration_seconds_sum`] - before[`${name}_duration_seconds_sum`]) * 1000) /
+    (after[`${name}_duration_seconds_count`] - before[`${name}_duration_seconds_count`]);
+  return { operation: mean('graphql_operation'), upstreamCall: mean('upstream_request') };
 }
 
 /** Upstreams answering after 50 ms: the gateway should get close to connections / 50 ms. */
@@ -82,11 +100,32 @@ async function measure(
             accept: 'application/json',
           },
         };
+  let before: Timings | undefined;
+  let gatewayMs: Row['gatewayMs'];
   const result = await runLoad(spec, {
     cores: ctx.pinning ? '0' : undefined,
     cpuOf: underTest.pid,
+    ...(path === 'gateway'
+      ? {
+          measuredRun: {
+            before: async () => {
+              before = await metricTotals(stack.gatewayOrigin, timingSeries);
+            },
+            after: async () => {
+              const after = await metricTotals(stack.gatewayOrigin, timingSeries);
+              if (before !== undefined) gatewayMs = meanTimings(before, after);
+            },
+          },
+        }
+      : {}),
   });
-  return { path, connections, ideal: (connections * 1000) / latencyMs, result };
+  return {
+    path,
+    connections,
+    ideal: (connections * 1000) / latencyMs,
+    result,
+    ...(gatewayMs === undefined ? {} : { gatewayMs }),
+  };
 }
 
 function report(ctx: BenchContext, rows: Row[]): Section {
@@ -96,6 +135,8 @@ function report(ctx: BenchContext, rows: Row[]): Section {
     method: [
       `Every simulator answers after ${latencyMs} ms (a delay fault on every request). \`${query}\` at 50 and 100 connections: one upstream call per operation, so the ideal is connections / ${latencyMs} ms. Every answer is checked (data and no error), so that fast error answers cannot pass for throughput.`,
       `Each gateway row is followed by the REST call it makes (\`GET /vco/api${restPath}\`) sent by the same tool through the bare pass-through proxy of the overhead section (what any extra hop between client and upstream allows on this machine) and straight to the simulator (what the rig itself allows: simulator, load generator, loopback).`,
+      "Where the time goes, in the gateway rows: the client's mean latency beside the gateway's own means over the same run (from its /metrics): the operation, from the request reaching yoga to its answer, and the upstream call within it, from handing the request to undici to the end of the answer's body. The straight row's mean is what the simulator itself takes (the 50 ms delay plus timer slack). The upstream call's excess over it is time the request and the answer spent between the two processes: in socket buffers and waiting for a busy event loop (undici also holds each request on a reused connection until the event loop's check phase, a safety check against stale connections). The client's excess over the operation is the same kind of wait on the way in and out.",
+      "Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat). While a virtual core is stolen, every process on it stops, whatever it was doing.",
       'A single gateway process runs JavaScript on one core: it cannot exceed 1000 / (its CPU ms per operation) operations per second, whatever the upstream latency; the CPU column (of the process under test) shows how close that is.',
       ctx.pinning
         ? 'The process under test (gateway, proxy, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0. With a hop in between, three processes share two cores: the simulator waits for core 0 behind autocannon, and every wake-up of a process on the other core costs a little; the proxy row shows what that alone takes.'
@@ -108,9 +149,12 @@ function report(ctx: BenchContext, rows: Row[]): Section {
         'ideal ops/s',
         'ops/s',
         'of ideal',
+        'mean ms',
         'p50 ms',
         'p99 ms',
+        'gateway: operation / upstream call, mean ms',
         'CPU ms/op',
+        'host steal',
         'bad answers',
       ],
       rows: rows.map((r) => [
@@ -119,9 +163,14 @@ function report(ctx: BenchContext, rows: Row[]): Section {
         fmt.rate(r.ideal),
         fmt.rate(r.result.rate),
         fmt.percent(r.result.rate / r.ideal),
+        fmt.ms(r.result.latencyMs.mean),
         fmt.ms(r.result.latencyMs.p50),
         fmt.ms(r.result.latencyMs.p99),
+        r.gatewayMs === undefined
+          ? '–'
+          : `${fmt.ms(r.gatewayMs.operation)} / ${fmt.ms(r.gatewayMs.upstreamCall)}`,
         fmt.ms(r.result.cpuMsPerOp ?? Number.NaN),
+        fmt.share(r.result.stealShare),
         String(bad(r.result)),
       ]),
     },
