@@ -26,11 +26,7 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions = {}): Promis
   await options.measuredRun?.before();
   const cpuBefore = options.cpuOf === undefined ? 0 : cpuSeconds(options.cpuOf);
   const ticksBefore = cpuTicks();
-  const { verify, ...rest } = spec;
-  const measured = await runOnce(
-    verify === undefined || spec.verifyWarmupOnly === true ? rest : { ...rest, verify },
-    options.cores,
-  );
+  const measured = await runOnce(measuredSpec(spec), options.cores);
   const cpu = options.cpuOf === undefined ? undefined : cpuSeconds(options.cpuOf) - cpuBefore;
   const steal = stealShare(ticksBefore, cpuTicks());
   await options.measuredRun?.after();
@@ -79,12 +75,11 @@ export async function runInterleaved(
     for (const [i, { spec, cpuOf }] of loads.entries()) {
       const into = pooled[i];
       if (into === undefined) continue;
-      const { verify, ...rest } = spec;
       const cpuBefore = cpuSeconds(cpuOf);
       const ticksBefore = cpuTicks();
       const result = await runOnce(
         {
-          ...(verify === undefined || spec.verifyWarmupOnly === true ? rest : { ...rest, verify }),
+          ...measuredSpec(spec),
           durationSeconds: Math.max(1, Math.round(spec.durationSeconds / rounds)),
           rawLatencies: true,
         },
@@ -96,7 +91,7 @@ export async function runInterleaved(
         into.ticks.total += ticksAfter.total - ticksBefore.total;
         into.ticks.steal += ticksAfter.steal - ticksBefore.steal;
       }
-      into.latencies.push(...(result.latencies ?? []));
+      for (const latency of result.latencies ?? []) into.latencies.push(latency);
       into.seconds += result.seconds;
       into.errors += result.errors;
       into.timeouts += result.timeouts;
@@ -116,6 +111,12 @@ export async function runInterleaved(
       ...(steal === undefined ? {} : { stealShare: steal }),
     };
   });
+}
+
+/** The spec of a measured run: bodies checked unless only the warm-up's are. */
+function measuredSpec(spec: LoadSpec): LoadSpec {
+  const { verify, ...rest } = spec;
+  return verify === undefined || spec.verifyWarmupOnly === true ? rest : { ...rest, verify };
 }
 
 async function runOnce(spec: LoadSpec, cores: string | undefined): Promise<LoadResult> {
