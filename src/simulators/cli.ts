@@ -158,6 +158,30 @@ function catalogItems(count: number, tenant: string): SimCatalogItem[] {
   });
 }
 
+/** A started simulator as the CLI keeps and prints it; `extra` joins its description. */
+function started(
+  service: Service,
+  sim: Pick<Started, 'requests' | 'faults' | 'close'> & {
+    url: URL;
+    username: string;
+    password: string;
+  },
+  extra: Record<string, string> = {},
+): Started {
+  return {
+    service,
+    requests: sim.requests,
+    faults: sim.faults,
+    description: {
+      url: sim.url.href.replace(/\/$/, ''),
+      username: sim.username,
+      password: sim.password,
+      ...extra,
+    },
+    close: () => sim.close(),
+  };
+}
+
 async function start(service: Service): Promise<Started> {
   const port = integer(`${service}-port`, 0, 65535);
   const at = port === undefined ? {} : { port };
@@ -169,13 +193,7 @@ async function start(service: Service): Promise<Started> {
         ...credentials('vro'),
         ...(stepMs === undefined ? {} : { stepMs }),
       });
-      return {
-        service,
-        requests: sim.requests,
-        faults: sim.faults,
-        description: { url: sim.url.href, username: sim.username, password: sim.password },
-        close: () => sim.close(),
-      };
+      return started(service, sim);
     }
     case 'vra': {
       const tenant = values['vra-tenant'] ?? 'vsphere.local';
@@ -186,32 +204,11 @@ async function start(service: Service): Promise<Started> {
         tenant,
         ...(items === undefined ? {} : { catalogItems: catalogItems(items, tenant) }),
       });
-      return {
-        service,
-        requests: sim.requests,
-        faults: sim.faults,
-        description: {
-          url: sim.url.href.replace(/\/$/, ''),
-          username: sim.username,
-          password: sim.password,
-          tenant: sim.tenant,
-        },
-        close: () => sim.close(),
-      };
+      return started(service, sim, { tenant: sim.tenant });
     }
     case 'nsx': {
       const sim = await startNsxSimulator({ ...at, ...credentials('nsx') });
-      return {
-        service,
-        requests: sim.requests,
-        faults: sim.faults,
-        description: {
-          url: sim.url.href.replace(/\/$/, ''),
-          username: sim.username,
-          password: sim.password,
-        },
-        close: () => sim.close(),
-      };
+      return started(service, sim);
     }
   }
 }

@@ -53,18 +53,3 @@ export interface LoadResult {
   /** With `verify`: answers with data and no error, answers by error code, and a few bad bodies. */
   verified?: { clean: number; withErrors: number; codes: Record<string, number>; bad: string[] };
 }
-
-/** `extensions.code` values of the runtime contract. */
-export const contractCodes: ReadonlySet<string> = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'UPSTREAM_TIMEOUT',
-  'UPSTREAM_UNAVAILABLE',
-  'UPSTREAM_BAD_RESPONSE',
-  'UPSTREAM_ERROR',
-]);

@@ -5,7 +5,8 @@
  * histogram, which keeps whole milliseconds.
  */
 import autocannon from 'autocannon';
-import { contractCodes, type LoadResult, type LoadSpec } from './load-spec.ts';
+import { contractCodes } from '../helpers/contract-codes.ts';
+import type { LoadResult, LoadSpec } from './load-spec.ts';
 import { summarize } from './stats.ts';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;

@@ -9,21 +9,7 @@ import { expect } from 'vitest';
 import { readXml, type SimElement } from '../../src/simulators/nsx/sim-xml.ts';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
 import type { Stack } from './stack.ts';
-
-/** Every code the runtime contract allows in `extensions.code`. */
-export const contractCodes: ReadonlySet<string> = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'UPSTREAM_TIMEOUT',
-  'UPSTREAM_UNAVAILABLE',
-  'UPSTREAM_BAD_RESPONSE',
-  'UPSTREAM_ERROR',
-]);
+import { contractCodes } from './contract-codes.ts';
 
 /** Runs per property: enough to meet every kind of hostile value, few enough for a fast suite. */
 export const runs = 40;

@@ -61,6 +61,11 @@ export interface StackOptions {
   logger?: Logger;
 }
 
+/** Requests the three simulators have received so far. */
+export function upstreamCalls(stack: Pick<Stack, 'vro' | 'vra' | 'nsx'>): number {
+  return stack.vro.requests.length + stack.vra.requests.length + stack.nsx.requests.length;
+}
+
 /** The three simulators on loopback ports and a gateway configured against them. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const [vro, vra, nsx] = await Promise.all([

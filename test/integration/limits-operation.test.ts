@@ -1,6 +1,6 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type GraphQLAnswer, type Stack } from '../helpers/stack.ts';
+import { type GraphQLAnswer, type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
 
 interface ErrorBody {
   errors: Array<{ message: string; extensions: { code: string } }>;
@@ -25,9 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([stack.close(), defaults.close()]);
 });
-
-const upstreamCalls = (s: Stack): number =>
-  s.vro.requests.length + s.vra.requests.length + s.nsx.requests.length;
 
 /** Sends the query and checks that it was refused with `code`, with no upstream call. */
 async function expectRefused(query: string, code: string): Promise<GraphQLAnswer> {
