@@ -3,24 +3,26 @@ import type { WorkflowResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import type { WorkflowRecord, WorkflowSummaryFields } from '../../upstreams/vro/wire.ts';
 
+type Parameters = NonNullable<WorkflowRecord['parameters']>;
+
 /**
  * Category, type and permissions are only in the query result; a workflow
  * read by id (detail) gets them through one `conditions=id=` lookup, made only
- * when one of them is selected.
+ * when one of them is selected. A record from a query result answers at once,
+ * with no promise per field.
  */
-async function summaryOf(
+function fromSummary<T>(
   workflow: WorkflowRecord,
   { loaders }: GatewayContext,
-): Promise<WorkflowSummaryFields | null> {
-  if (workflow.summary !== undefined) return workflow.summary;
-  return (await loaders.vro.workflowSummaryById.load(workflow.id))?.summary ?? null;
+  pick: (summary: WorkflowSummaryFields | null) => T,
+): T | Promise<T> {
+  if (workflow.summary !== undefined) return pick(workflow.summary);
+  return loaders.vro.workflowSummaryById
+    .load(workflow.id)
+    .then((found) => pick(found?.summary ?? null));
 }
 
-async function requiredSummaryOf(
-  workflow: WorkflowRecord,
-  context: GatewayContext,
-): Promise<WorkflowSummaryFields> {
-  const summary = await summaryOf(workflow, context);
+function required(summary: WorkflowSummaryFields | null): WorkflowSummaryFields {
   if (summary === null) {
     throw new UpstreamBadResponseError('vro', 'a workflow query that does not list this workflow');
   }
@@ -28,23 +30,30 @@ async function requiredSummaryOf(
 }
 
 /** Parameters are only in the detail: one GET per workflow per request, when selected. */
-async function parametersOf(workflow: WorkflowRecord, { loaders }: GatewayContext) {
-  const parameters =
-    workflow.parameters ?? (await loaders.vro.workflowById.load(workflow.id)).parameters;
-  return parameters ?? { input: [], output: [] };
+function fromParameters<T>(
+  workflow: WorkflowRecord,
+  { loaders }: GatewayContext,
+  pick: (parameters: Parameters) => T,
+): T | Promise<T> {
+  if (workflow.parameters !== undefined) return pick(workflow.parameters);
+  return loaders.vro.workflowById
+    .load(workflow.id)
+    .then((detail) => pick(detail.parameters ?? { input: [], output: [] }));
 }
 
 export const Workflow: WorkflowResolvers = {
-  categoryName: async (workflow, _args, context) =>
-    (await summaryOf(workflow, context))?.categoryName ?? null,
-  categoryHref: async (workflow, _args, context) =>
-    (await summaryOf(workflow, context))?.categoryHref ?? null,
-  type: async (workflow, _args, context) => (await summaryOf(workflow, context))?.type ?? null,
-  canExecute: async (workflow, _args, context) =>
-    (await requiredSummaryOf(workflow, context)).canExecute,
-  canEdit: async (workflow, _args, context) => (await requiredSummaryOf(workflow, context)).canEdit,
-  inputParameters: async (workflow, _args, context) =>
-    (await parametersOf(workflow, context)).input,
-  outputParameters: async (workflow, _args, context) =>
-    (await parametersOf(workflow, context)).output,
+  categoryName: (workflow, _args, context) =>
+    fromSummary(workflow, context, (summary) => summary?.categoryName ?? null),
+  categoryHref: (workflow, _args, context) =>
+    fromSummary(workflow, context, (summary) => summary?.categoryHref ?? null),
+  type: (workflow, _args, context) =>
+    fromSummary(workflow, context, (summary) => summary?.type ?? null),
+  canExecute: (workflow, _args, context) =>
+    fromSummary(workflow, context, (summary) => required(summary).canExecute),
+  canEdit: (workflow, _args, context) =>
+    fromSummary(workflow, context, (summary) => required(summary).canEdit),
+  inputParameters: (workflow, _args, context) =>
+    fromParameters(workflow, context, (parameters) => parameters.input),
+  outputParameters: (workflow, _args, context) =>
+    fromParameters(workflow, context, (parameters) => parameters.output),
 };
