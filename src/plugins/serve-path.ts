@@ -1,21 +1,19 @@
 import type { Plugin } from 'graphql-yoga';
 
 /**
- * Answers the requests whose path `matches` with `answer` (undefined: not
- * answered here). Every other request passes on synchronously: an async hook
- * would cost each GraphQL request a promise.
+ * Answers the requests whose path `matches` with `answer`. Every other request
+ * passes on synchronously: an async hook would cost each GraphQL request a
+ * promise.
  */
 export function servePath(
   matches: (pathname: string) => boolean,
-  answer: (pathname: string) => Promise<Response | undefined>,
+  answer: (pathname: string) => Promise<Response>,
 ): Plugin {
   return {
     onRequest(payload) {
       const { pathname } = payload.url;
       if (!matches(pathname)) return;
-      return answer(pathname).then((response) => {
-        if (response !== undefined) payload.endResponse(response);
-      });
+      return answer(pathname).then((response) => payload.endResponse(response));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { fmt } from './bench-context.ts';
 import type { Machine } from './machine.ts';
 
 /** One target of the issue, with what was measured. */
@@ -102,10 +103,7 @@ export function benchmarksMarkdown(run: Run): string {
           'load average (1 min) at start / end',
           `${run.load.start.toFixed(2)} / ${run.load.end.toFixed(2)}`,
         ],
-        [
-          'host steal over the run',
-          run.stealShare === undefined ? 'n/a' : `${(run.stealShare * 100).toFixed(1)}%`,
-        ],
+        ['host steal over the run', fmt.share(run.stealShare)],
         ['core pinning', run.pinning],
         ['options', run.options],
         ['run time', `${Math.round(run.durationSeconds)} s`],

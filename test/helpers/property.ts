@@ -120,7 +120,6 @@ export const hostile: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
-/** An id: a hostile string, or one shaped like the upstream's ids (so some calls go through). */
 /** The value or null. */
 export const maybe = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
   fc.option(arbitrary, { nil: null });
@@ -129,6 +128,7 @@ export const maybe = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
 export const usually = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>): fc.Arbitrary<T> =>
   fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
 
+/** An id: a hostile string, or one shaped like the upstream's ids (so some calls go through). */
 export function idLike(...valid: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: hostile },

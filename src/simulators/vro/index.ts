@@ -24,13 +24,13 @@ import { readPackage } from './package-reader.ts';
 import { seedCategories, seedWorkflows, type SeedWorkflow } from './seed-workflows.ts';
 
 export type { SeedWorkflow } from './seed-workflows.ts';
+export type { SimExecution } from './executions.ts';
 
 type Attribute = { name: string; value: string };
 /** A query result's attributes, as sent and by name (for conditions and sorting). */
 type Attributes = { attributes: Attribute[]; byName: Record<string, string> };
 /** The order of `String.prototype.localeCompare`, without a collator per comparison. */
 const collator = new Intl.Collator();
-export type { SimExecution } from './executions.ts';
 
 /** Failure switches; tests flip them at any time. */
 export interface VroSwitches {
