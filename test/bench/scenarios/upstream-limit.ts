@@ -11,7 +11,7 @@ const query = '{ workflows(first: 1) { nodes { id name } } }';
 const restPath = '/workflows?maxResult=1&startIndex=0';
 
 interface Row {
-  path: 'gateway' | 'proxy' | 'straight';
+  path: 'gateway' | 'yoga' | 'proxy' | 'straight';
   connections: number;
   ideal: number;
   result: LoadResult;
@@ -41,42 +41,77 @@ export async function upstreamLimit(ctx: BenchContext): Promise<Section> {
     simulators: { latencyMs },
     nodeFlags: ctx.gatewayFlags,
   });
-  let proxy: Spawned | undefined;
+  const floors: Floors = {};
   try {
     expectData(await gql(stack.gatewayOrigin, query), 'workflows(first: 1)');
-    proxy = spawnNode('bare proxy', [
+    const { url, username, password } = stack.upstreams.vro;
+    floors.proxy = await startFloor('bare proxy', [
       'test/bench/bare-proxy.ts',
-      new URL(stack.upstreams.vro.url).origin,
+      new URL(url).origin,
     ]);
-    const proxyOrigin = (await firstJsonLine<{ url: string }>(proxy)).url;
+    floors.yoga = await startFloor('bare yoga', [
+      'test/bench/bare-yoga.ts',
+      url,
+      username,
+      password,
+    ]);
+    expectData(await gql(floors.yoga.origin, query), 'workflows(first: 1), bare yoga');
     const rows: Row[] = [];
     for (const connections of [50, 100]) {
-      for (const path of ['gateway', 'proxy', 'straight'] as const) {
+      for (const path of ['gateway', 'yoga', 'proxy', 'straight'] as const) {
         ctx.log(`upstream limit: ${path}, ${connections} connections`);
-        rows.push(await measure(ctx, stack, { proxy, proxyOrigin }, path, connections));
+        rows.push(await measure(ctx, stack, floors as Required<Floors>, path, connections));
       }
     }
     return report(ctx, rows);
   } finally {
-    await proxy?.stop();
+    await floors.yoga?.process.stop();
+    await floors.proxy?.process.stop();
     await stack.close();
   }
 }
 
+/** A bench-only process under test beside the gateway, and where it listens. */
+interface Floor {
+  process: Spawned;
+  origin: string;
+}
+interface Floors {
+  proxy?: Floor;
+  yoga?: Floor;
+}
+
+async function startFloor(label: string, args: readonly string[]): Promise<Floor> {
+  const process = spawnNode(label, args);
+  return { process, origin: (await firstJsonLine<{ url: string }>(process)).url };
+}
+
 /**
- * The gateway row, or the REST call it makes, through the bare proxy (what any
- * extra hop allows) or straight to the simulator (what the rig itself allows).
+ * The gateway row; the same operation through a bare graphql-yoga server (what
+ * the framework allows); or the REST call the gateway makes, through the bare
+ * proxy (what any extra hop allows) or straight to the simulator (what the rig
+ * itself allows).
  */
 async function measure(
   ctx: BenchContext,
   stack: BenchStack,
-  bare: { proxy: Spawned; proxyOrigin: string },
+  floors: Required<Floors>,
   path: Row['path'],
   connections: number,
 ): Promise<Row> {
-  const underTest = { gateway: stack.gateway, proxy: bare.proxy, straight: stack.simulators }[path];
+  const underTest = {
+    gateway: stack.gateway,
+    yoga: floors.yoga.process,
+    proxy: floors.proxy.process,
+    straight: stack.simulators,
+  }[path];
   if (ctx.pinning) {
-    for (const process of [stack.gateway, bare.proxy, stack.simulators]) {
+    for (const process of [
+      stack.gateway,
+      floors.yoga.process,
+      floors.proxy.process,
+      stack.simulators,
+    ]) {
       pin(process.pid, process === underTest ? '1' : '0');
     }
   }
@@ -87,10 +122,13 @@ async function measure(
   };
   const { url, username, password } = stack.upstreams.vro;
   const rest = new URL(url + restPath);
-  const origin = path === 'proxy' ? bare.proxyOrigin : rest.origin;
+  const origin = path === 'proxy' ? floors.proxy.origin : rest.origin;
   const spec: LoadSpec =
-    path === 'gateway'
-      ? { ...graphqlPost(stack.gatewayOrigin, query, timing), verify: 'graphql-data' }
+    path === 'gateway' || path === 'yoga'
+      ? {
+          ...graphqlPost(path === 'yoga' ? floors.yoga.origin : stack.gatewayOrigin, query, timing),
+          verify: 'graphql-data',
+        }
       : {
           ...timing,
           url: origin + rest.pathname + rest.search,
@@ -134,12 +172,12 @@ function report(ctx: BenchContext, rows: Row[]): Section {
     title: 'The upstream as the limit',
     method: [
       `Every simulator answers after ${latencyMs} ms (a delay fault on every request). \`${query}\` at 50 and 100 connections: one upstream call per operation, so the ideal is connections / ${latencyMs} ms. Every answer is checked (data and no error), so that fast error answers cannot pass for throughput.`,
-      `Each gateway row is followed by the REST call it makes (\`GET /vco/api${restPath}\`) sent by the same tool through the bare pass-through proxy of the overhead section (what any extra hop between client and upstream allows on this machine) and straight to the simulator (what the rig itself allows: simulator, load generator, loopback).`,
+      `Each gateway row is followed by three floors, each measured the same way: the same operation through a bare graphql-yoga server (\`test/bench/bare-yoga.ts\`: yoga's defaults and one resolver over an undici pool, none of the gateway's logs, metrics, limits, loaders or error mapping: what the chosen framework allows on this machine); the REST call the gateway makes (\`GET /vco/api${restPath}\`) through the bare pass-through proxy of the overhead section (what any extra hop between client and upstream allows); and the same call straight to the simulator (what the rig itself allows: simulator, load generator, loopback).`,
       "Where the time goes, in the gateway rows: the client's mean latency beside the gateway's own means over the same run (from its /metrics): the operation, from the request reaching yoga to its answer, and the upstream call within it, from handing the request to undici to the end of the answer's body. The straight row's mean is what the simulator itself takes (the 50 ms delay plus timer slack). The upstream call's excess over it is time the request and the answer spent between the two processes: in socket buffers and waiting for a busy event loop (undici also holds each request on a reused connection until the event loop's check phase, a safety check against stale connections). The client's excess over the operation is the same kind of wait on the way in and out.",
       "Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat). While a virtual core is stolen, every process on it stops, whatever it was doing.",
       'A single gateway process runs JavaScript on one core: it cannot exceed 1000 / (its CPU ms per operation) operations per second, whatever the upstream latency; the CPU column (of the process under test) shows how close that is.',
       ctx.pinning
-        ? 'The process under test (gateway, proxy, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0. With a hop in between, three processes share two cores: the simulator waits for core 0 behind autocannon, and every wake-up of a process on the other core costs a little; the proxy row shows what that alone takes.'
+        ? 'The process under test (gateway, bare yoga, proxy, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0. With a hop in between, three processes share two cores: the simulator waits for core 0 behind autocannon, and every wake-up of a process on the other core costs a little; the proxy row shows what that alone takes.'
         : 'No pinning.',
     ],
     table: {
@@ -183,7 +221,7 @@ function report(ctx: BenchContext, rows: Row[]): Section {
         };
         return {
           what: `ops/s at ${r.connections} connections`,
-          measured: `${fmt.rate(r.result.rate)} (${fmt.percent(r.result.rate / r.ideal)} of ${fmt.rate(r.ideal)}; bare proxy: ${share('proxy')}, straight to the simulator: ${share('straight')})`,
+          measured: `${fmt.rate(r.result.rate)} (${fmt.percent(r.result.rate / r.ideal)} of ${fmt.rate(r.ideal)}; bare yoga: ${share('yoga')}, bare proxy: ${share('proxy')}, straight to the simulator: ${share('straight')})`,
           target: `≥ 90% of ${fmt.rate(r.ideal)}`,
           pass: r.result.rate >= 0.9 * r.ideal && bad(r.result) === 0,
         };
@@ -193,6 +231,7 @@ function report(ctx: BenchContext, rows: Row[]): Section {
 
 const pathLabels: Record<Row['path'], string> = {
   gateway: 'GraphQL, through the gateway',
+  yoga: 'GraphQL, through a bare graphql-yoga server',
   proxy: 'REST, through the bare proxy',
   straight: 'REST, straight to the simulator',
 };
