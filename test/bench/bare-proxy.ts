@@ -6,9 +6,9 @@
  *   node test/bench/bare-proxy.ts <target origin>
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
+import { serveFloor } from './serve-floor.ts';
 
 const target = process.argv[2];
 if (target === undefined) throw new Error('usage: bare-proxy.ts <target origin>');
@@ -41,12 +41,4 @@ const server = createServer((request, response) => {
       response.end();
     });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => void pool.close().then(() => process.exit(0)));
-});
+serveFloor(server, pool);

@@ -8,9 +8,9 @@
  *   node test/bench/bare-yoga.ts <vRO base URL> <username> <password>
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
+import { serveFloor } from './serve-floor.ts';
 
 const [base, username, password] = process.argv.slice(2);
 if (base === undefined || username === undefined || password === undefined) {
@@ -63,13 +63,4 @@ const yoga = createYoga({
   }),
 });
 
-const server = createServer(yoga.requestListener);
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => void pool.close().then(() => process.exit(0)));
-});
+serveFloor(createServer(yoga.requestListener), pool);
