@@ -41,32 +41,30 @@ export async function upstreamLimit(ctx: BenchContext): Promise<Section> {
     simulators: { latencyMs },
     nodeFlags: ctx.gatewayFlags,
   });
-  const floors: Floors = {};
+  const started: Spawned[] = [];
+  const startFloor = async (label: string, args: readonly string[]): Promise<Floor> => {
+    const spawned = spawnNode(label, args);
+    started.push(spawned);
+    return { process: spawned, origin: (await firstJsonLine<{ url: string }>(spawned)).url };
+  };
   try {
     expectData(await gql(stack.gatewayOrigin, query), 'workflows(first: 1)');
     const { url, username, password } = stack.upstreams.vro;
-    floors.proxy = await startFloor('bare proxy', [
-      'test/bench/bare-proxy.ts',
-      new URL(url).origin,
-    ]);
-    floors.yoga = await startFloor('bare yoga', [
-      'test/bench/bare-yoga.ts',
-      url,
-      username,
-      password,
-    ]);
+    const floors: Floors = {
+      proxy: await startFloor('bare proxy', ['test/bench/bare-proxy.ts', new URL(url).origin]),
+      yoga: await startFloor('bare yoga', ['test/bench/bare-yoga.ts', url, username, password]),
+    };
     expectData(await gql(floors.yoga.origin, query), 'workflows(first: 1), bare yoga');
     const rows: Row[] = [];
     for (const connections of [50, 100]) {
       for (const path of ['gateway', 'yoga', 'proxy', 'straight'] as const) {
         ctx.log(`upstream limit: ${path}, ${connections} connections`);
-        rows.push(await measure(ctx, stack, floors as Required<Floors>, path, connections));
+        rows.push(await measure(ctx, stack, floors, path, connections));
       }
     }
     return report(ctx, rows);
   } finally {
-    await floors.yoga?.process.stop();
-    await floors.proxy?.process.stop();
+    for (const spawned of started) await spawned.stop();
     await stack.close();
   }
 }
@@ -77,13 +75,8 @@ interface Floor {
   origin: string;
 }
 interface Floors {
-  proxy?: Floor;
-  yoga?: Floor;
-}
-
-async function startFloor(label: string, args: readonly string[]): Promise<Floor> {
-  const process = spawnNode(label, args);
-  return { process, origin: (await firstJsonLine<{ url: string }>(process)).url };
+  proxy: Floor;
+  yoga: Floor;
 }
 
 /**
@@ -95,7 +88,7 @@ async function startFloor(label: string, args: readonly string[]): Promise<Floor
 async function measure(
   ctx: BenchContext,
   stack: BenchStack,
-  floors: Required<Floors>,
+  floors: Floors,
   path: Row['path'],
   connections: number,
 ): Promise<Row> {
