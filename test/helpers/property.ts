@@ -14,17 +14,21 @@ import { contractCodes } from './contract-codes.ts';
 /** Runs per property: enough to meet every kind of hostile value, few enough for a fast suite. */
 export const runs = 40;
 
-/** fast-check's own report (seed and shrunk counterexample) is what a failure shows. */
+/**
+ * fast-check's own report (seed and shrunk counterexample) is what a failure
+ * shows. `examples` run first, every time, before the random values.
+ */
 export async function check<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
   numRuns = runs,
+  examples: readonly T[] = [],
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {
       await predicate(value);
     }),
-    { numRuns, endOnFailure: true },
+    { numRuns, endOnFailure: true, examples: examples.map((value): [T] => [value]) },
   );
 }
 
