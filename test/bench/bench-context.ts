@@ -11,12 +11,13 @@ export interface BenchContext {
   log(message: string): void;
 }
 
+const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+
 export const fmt = {
   ms: (value: number): string => value.toFixed(2),
   rate: (value: number): string => Math.round(value).toLocaleString('en-US'),
-  percent: (value: number): string => `${(value * 100).toFixed(1)}%`,
+  percent,
   mib: (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`,
   /** A share that may be unknown (e.g. host steal off Linux). */
-  share: (value: number | undefined): string =>
-    value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`,
+  share: (value: number | undefined): string => (value === undefined ? 'n/a' : percent(value)),
 };

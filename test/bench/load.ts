@@ -51,41 +51,40 @@ export async function runInterleaved(
   rounds: number,
   cores?: string,
 ): Promise<LoadResult[]> {
-  const pooled = loads.map(() => ({
-    latencies: [] as number[],
-    seconds: 0,
-    cpu: 0,
-    ticks: { total: 0, steal: 0 },
-    errors: 0,
-    timeouts: 0,
-    non2xx: 0,
-    mismatches: 0,
-    warmupResponses: 0,
-    warmupMismatches: 0,
+  const pooled = loads.map((load) => ({
+    load,
+    tally: {
+      latencies: [] as number[],
+      seconds: 0,
+      cpu: 0,
+      ticks: { total: 0, steal: 0 },
+      errors: 0,
+      timeouts: 0,
+      non2xx: 0,
+      mismatches: 0,
+      warmupResponses: 0,
+      warmupMismatches: 0,
+    },
   }));
-  for (const [i, { spec }] of loads.entries()) {
-    if (spec.warmupSeconds <= 0) continue;
-    const warmup = await runOnce({ ...spec, durationSeconds: spec.warmupSeconds }, cores);
-    const into = pooled[i];
-    if (into === undefined) continue;
+  for (const { load, tally: into } of pooled) {
+    if (load.spec.warmupSeconds <= 0) continue;
+    const warmup = await runOnce({ ...load.spec, durationSeconds: load.spec.warmupSeconds }, cores);
     into.warmupResponses = warmup.responses;
     into.warmupMismatches = warmup.mismatches;
   }
   for (let round = 0; round < rounds; round += 1) {
-    for (const [i, { spec, cpuOf }] of loads.entries()) {
-      const into = pooled[i];
-      if (into === undefined) continue;
-      const cpuBefore = cpuSeconds(cpuOf);
+    for (const { load, tally: into } of pooled) {
+      const cpuBefore = cpuSeconds(load.cpuOf);
       const ticksBefore = cpuTicks();
       const result = await runOnce(
         {
-          ...measuredSpec(spec),
-          durationSeconds: Math.max(1, Math.round(spec.durationSeconds / rounds)),
+          ...measuredSpec(load.spec),
+          durationSeconds: Math.max(1, Math.round(load.spec.durationSeconds / rounds)),
           rawLatencies: true,
         },
         cores,
       );
-      into.cpu += cpuSeconds(cpuOf) - cpuBefore;
+      into.cpu += cpuSeconds(load.cpuOf) - cpuBefore;
       const ticksAfter = cpuTicks();
       if (ticksBefore !== undefined && ticksAfter !== undefined) {
         into.ticks.total += ticksAfter.total - ticksBefore.total;
@@ -99,7 +98,7 @@ export async function runInterleaved(
       into.mismatches += result.mismatches;
     }
   }
-  return pooled.map(({ latencies, seconds, cpu, ticks, ...counts }) => {
+  return pooled.map(({ tally: { latencies, seconds, cpu, ticks, ...counts } }) => {
     const steal = stealShare({ total: 0, steal: 0 }, ticks);
     return {
       ...counts,

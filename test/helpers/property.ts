@@ -32,6 +32,30 @@ export async function check<T>(
   );
 }
 
+/**
+ * Property checks that insist some runs reached the upstream (each such run
+ * calls `hit`): a property never exercised there proves nothing. Where random
+ * values rarely get through, pass valid `examples`: they run first, so that
+ * the count does not hang on the seed.
+ */
+export function reachingChecks(what: string) {
+  let reached = 0;
+  return {
+    hit: (): void => {
+      reached += 1;
+    },
+    check: async <T>(
+      arbitrary: fc.Arbitrary<T>,
+      predicate: (value: T) => Promise<void>,
+      ...examples: T[]
+    ): Promise<void> => {
+      reached = 0;
+      await check(arbitrary, predicate, runs, examples);
+      expect(reached, what).toBeGreaterThan(0);
+    },
+  };
+}
+
 /** Characters and sequences that break XML, URLs, conditions, JSON or logs when not escaped. */
 export const nasty: readonly string[] = [
   '<',

@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   anyJson,
-  check,
   codesOf,
   expectNsxTextIntact,
   expectSafeUpstreamRequests,
@@ -15,7 +14,7 @@ import {
   hostile,
   mark,
   maybe,
-  runs,
+  reachingChecks,
   send,
   since,
   usually,
@@ -38,31 +37,17 @@ const addresses = usually(
   fc.array(hostile, { maxLength: 3 }),
 );
 
-/**
- * Runs of a property whose call reached the manager: a property never exercised
- * there proves nothing. Where random values rarely get through (a firewall rule
- * needs every part valid), a valid example runs first, so that the count does
- * not hang on the seed.
- */
-let reached = 0;
+/** A firewall rule needs every part valid to get through: those properties give a valid example. */
+const { hit, check: checkReaching } = reachingChecks('runs whose write reached the manager');
 const writesSince = (marks: ReturnType<typeof mark>) =>
   since(stack, marks).nsx.filter((r) => r.method === 'POST' || r.method === 'PUT');
-async function checkReaching<T>(
-  arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
-  ...examples: T[]
-): Promise<void> {
-  reached = 0;
-  await check(arbitrary, predicate, runs, examples);
-  expect(reached, 'runs whose write reached the manager').toBeGreaterThan(0);
-}
 
 /** Sends, checks the common properties, and answers the answer and the NSX requests it caused. */
 async function attempt(query: string, variables: Record<string, unknown>) {
   const marks = mark(stack);
   const answer = await send(stack, query, variables);
   expectSafeUpstreamRequests(stack, marks);
-  if (writesSince(marks).length > 0) reached += 1;
+  if (writesSince(marks).length > 0) hit();
   await expectServing(stack);
   return { answer, marks, nsx: since(stack, marks).nsx };
 }

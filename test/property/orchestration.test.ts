@@ -11,7 +11,6 @@ import {
   anyCursor,
   anyInt,
   anyJson,
-  check,
   checkAnswer,
   codesOf,
   expectSafeUpstreamRequests,
@@ -19,6 +18,7 @@ import {
   hostile,
   mark,
   maybe,
+  reachingChecks,
   send,
   since,
   usually,
@@ -33,16 +33,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-let reached = 0;
-/** Runs the property and insists that some runs reached vRO: a property never exercised there proves nothing. */
-async function checkReaching<T>(
-  arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
-): Promise<void> {
-  reached = 0;
-  await check(arbitrary, predicate);
-  expect(reached, 'runs that reached vRO').toBeGreaterThan(0);
-}
+const { hit, check: checkReaching } = reachingChecks('runs that reached vRO');
 
 describe('workflows with hostile filters, sizes and cursors', () => {
   const filterKeys = [
@@ -81,7 +72,7 @@ describe('workflows with hostile filters, sizes and cursors', () => {
         expect(more).toEqual([]);
         if (codesOf(answer).includes('BAD_USER_INPUT')) expect(call).toBeUndefined();
         if (call !== undefined) {
-          reached += 1;
+          hit();
           const expected = filterKeys.flatMap(([key, field, operator]) => {
             const value = variables.filter?.[key];
             return typeof value === 'string' ? [{ field, operator, value }] : [];
@@ -165,7 +156,7 @@ describe('runWorkflow with inputs of every type and random values', () => {
         expectSafeUpstreamRequests(stack, marks);
         const post = since(stack, marks).vro.find((r) => r.method === 'POST');
         if (post !== undefined) {
-          reached += 1;
+          hit();
           const body = JSON.parse(post.body.toString('utf8')) as {
             parameters: Array<{ name: string; value: Record<string, { value?: unknown }> }>;
           };
@@ -216,7 +207,7 @@ describe('importPackage with random files, names and options', () => {
         await checkAnswer(response);
         expectSafeUpstreamRequests(stack, marks);
         for (const request of since(stack, marks).vro) {
-          reached += 1;
+          hit();
           const parts = parseMultipart(request.headers['content-type'], request.body);
           expect(parts).not.toHaveProperty('error');
           expect((parts as Array<{ name: string }>).map((p) => p.name)).toEqual(['file']);
