@@ -46,6 +46,8 @@ export interface Limits {
   maxAliases: number;
   maxTokens: number;
   maxBatchOperations: number;
+  /** Estimated upstream calls one operation (or one batched request) may make. */
+  maxUpstreamCalls: number;
   maxRequestBytes: number;
   maxUploadBytes: number;
 }
@@ -128,6 +130,7 @@ export function loadConfig(env: Env): Config {
       maxAliases: read.integer('MAX_ALIASES', 30, 0, 10000),
       maxTokens: read.integer('MAX_TOKENS', 3000, 10, 1_000_000),
       maxBatchOperations: read.integer('MAX_BATCH_OPERATIONS', 10, 0, 1000),
+      maxUpstreamCalls: read.integer('MAX_UPSTREAM_CALLS_PER_OPERATION', 100, 1, 1_000_000),
       maxRequestBytes: read.integer('MAX_REQUEST_BYTES', 1_048_576, 1024, 1_073_741_824),
       maxUploadBytes: read.integer('MAX_UPLOAD_BYTES', 104_857_600, 1024, 10_737_418_240),
     },

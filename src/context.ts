@@ -1,5 +1,6 @@
 import { readUserCredentials } from './credentials.ts';
 import type { GatewayConfig } from './gateway-config.ts';
+import { OperationCalls } from './http/operation-calls.ts';
 import type { CallContext } from './http/upstream-http.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
 import { requestInfo } from './request-info.ts';
@@ -16,7 +17,8 @@ export interface GatewayContext {
 /**
  * A fresh context per GraphQL request: fresh loaders (so nothing loaded for
  * one user serves another), the request's abort signal, id and the user's own
- * upstream credentials when sent.
+ * upstream credentials when sent, and the operation's own memo of upstream
+ * reads and share of upstream slots.
  */
 export function createContext(
   request: Request,
@@ -31,6 +33,7 @@ export function createContext(
     requestId: info.requestId,
     credentials,
     stats: info,
+    operation: new OperationCalls(),
   };
   return { call, clients, config, loaders: createLoaders(clients, call, config) };
 }

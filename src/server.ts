@@ -12,6 +12,7 @@ import { canonicalEndpoint } from './plugins/canonical-endpoint.ts';
 import { clientAuth } from './plugins/client-auth.ts';
 import { errorCodes } from './plugins/error-codes.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
+import { operationCost } from './plugins/operation-cost.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
 import { loadPersistedOperations, persistedOperations } from './plugins/persisted-operations.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
@@ -95,6 +96,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       clientAuth(config.gatewayTokens, endpoint),
       requestLimits(config.limits, endpoint),
       operationLimits(config.limits),
+      operationCost(config.limits.maxUpstreamCalls, resolvers),
       ...(config.persistedOperationsFile === undefined
         ? []
         : [

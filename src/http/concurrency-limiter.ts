@@ -8,23 +8,40 @@ export class QueueFullError extends Error {
 
 interface Waiter {
   grant: () => void;
-  reject: (error: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** One claimant of the slots (a GraphQL operation): its running calls and its waiting ones. */
+interface Claimant {
+  running: number;
+  readonly waiting: Waiter[];
 }
 
 /**
- * At most `maxConcurrent` calls run at once; up to `maxQueue` more wait in
- * FIFO order; beyond that a call fails at once with QueueFullError. A waiting
- * call whose signal aborts leaves the queue.
+ * At most `maxConcurrent` calls run at once, and at most `maxPerOwner` of one
+ * owner (a GraphQL operation; default: half the slots). Up to `maxQueue` more
+ * wait; a freed slot goes to the owners with waiting calls in turn
+ * (round-robin), so one operation's hundred calls delay another's single call
+ * by one turn, not by a hundred. When the queue is full, a call of an owner
+ * that waits for fewer calls than the greediest one takes the place of that
+ * owner's newest waiting call (which fails with QueueFullError); otherwise it
+ * fails at once. A waiting call whose signal aborts leaves the queue. Calls
+ * without an owner are each their own owner.
  */
 export class ConcurrencyLimiter {
   readonly #maxConcurrent: number;
   readonly #maxQueue: number;
-  readonly #queue: Waiter[] = [];
+  readonly #maxPerOwner: number;
+  readonly #claimants = new Map<object, Claimant>();
+  /** Owners with waiting calls, the next to be served first. */
+  readonly #turns: Claimant[] = [];
   #running = 0;
+  #queued = 0;
 
-  constructor(maxConcurrent: number, maxQueue: number) {
+  constructor(maxConcurrent: number, maxQueue: number, maxPerOwner?: number) {
     this.#maxConcurrent = maxConcurrent;
     this.#maxQueue = maxQueue;
+    this.#maxPerOwner = maxPerOwner ?? Math.max(1, Math.floor(maxConcurrent / 2));
   }
 
   get running(): number {
@@ -32,45 +49,127 @@ export class ConcurrencyLimiter {
   }
 
   get queued(): number {
-    return this.#queue.length;
+    return this.#queued;
   }
 
-  /** Waits for a slot; call the returned function exactly once to give it back. */
-  async acquire(signal: AbortSignal): Promise<() => void> {
-    if (this.#running < this.#maxConcurrent) {
-      this.#running += 1;
-      return this.#releaser();
+  /**
+   * Waits for a slot for a call of `owner`; call the returned function exactly
+   * once to give it back.
+   */
+  async acquire(signal: AbortSignal, owner: object = {}): Promise<() => void> {
+    let claimant = this.#claimants.get(owner);
+    if (claimant === undefined) {
+      claimant = { running: 0, waiting: [] };
+      this.#claimants.set(owner, claimant);
     }
-    if (this.#queue.length >= this.#maxQueue) throw new QueueFullError();
-    signal.throwIfAborted();
-    await new Promise<void>((resolve, reject) => {
+    if (this.#running < this.#maxConcurrent && claimant.running < this.#maxPerOwner) {
+      this.#running += 1;
+      claimant.running += 1;
+      return this.#releaser(owner, claimant);
+    }
+    try {
+      signal.throwIfAborted();
+      if (this.#queued >= this.#maxQueue) this.#displaceFor(claimant);
+    } catch (error) {
+      this.#forgetIfIdle(owner, claimant);
+      throw error;
+    }
+    await this.#wait(owner, claimant, signal);
+    return this.#releaser(owner, claimant);
+  }
+
+  #wait(owner: object, claimant: Claimant, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (this.#dequeue(claimant, waiter)) this.#forgetIfIdle(owner, claimant);
+        reject(abortReason(signal));
+      };
       const waiter: Waiter = {
         grant: () => {
           signal.removeEventListener('abort', onAbort);
           resolve();
         },
-        reject,
-      };
-      const onAbort = (): void => {
-        const index = this.#queue.indexOf(waiter);
-        if (index !== -1) this.#queue.splice(index, 1);
-        reject(abortReason(signal));
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#queue.push(waiter);
+      if (claimant.waiting.length === 0) this.#turns.push(claimant);
+      claimant.waiting.push(waiter);
+      this.#queued += 1;
     });
-    return this.#releaser();
   }
 
-  #releaser(): () => void {
+  /** Makes room in a full queue by failing the greediest other owner's newest waiting call, or throws. */
+  #displaceFor(claimant: Claimant): void {
+    let greediest: Claimant | undefined;
+    for (const other of this.#turns) {
+      if (greediest === undefined || other.waiting.length > greediest.waiting.length) {
+        greediest = other;
+      }
+    }
+    if (
+      greediest === undefined ||
+      greediest === claimant ||
+      greediest.waiting.length <= claimant.waiting.length + 1
+    ) {
+      throw new QueueFullError();
+    }
+    const victim = greediest.waiting.at(-1);
+    if (victim === undefined || !this.#dequeue(greediest, victim)) throw new QueueFullError();
+    victim.reject(new QueueFullError());
+  }
+
+  /** Takes a waiting call out of the queue; false when it was no longer there. */
+  #dequeue(claimant: Claimant, waiter: Waiter): boolean {
+    const index = claimant.waiting.indexOf(waiter);
+    if (index === -1) return false;
+    claimant.waiting.splice(index, 1);
+    this.#queued -= 1;
+    if (claimant.waiting.length === 0) {
+      const turn = this.#turns.indexOf(claimant);
+      if (turn !== -1) this.#turns.splice(turn, 1);
+    }
+    return true;
+  }
+
+  #releaser(owner: object, claimant: Claimant): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const next = this.#queue.shift();
-      if (next === undefined) this.#running -= 1;
-      else next.grant();
+      this.#running -= 1;
+      claimant.running -= 1;
+      this.#forgetIfIdle(owner, claimant);
+      this.#grantFreeSlots();
     };
+  }
+
+  /** Hands free slots to waiting calls, one owner after another. */
+  #grantFreeSlots(): void {
+    let passed = 0;
+    while (this.#running < this.#maxConcurrent && passed < this.#turns.length) {
+      const claimant = this.#turns.shift();
+      if (claimant === undefined) return;
+      if (claimant.running >= this.#maxPerOwner) {
+        this.#turns.push(claimant);
+        passed += 1;
+        continue;
+      }
+      passed = 0;
+      const waiter = claimant.waiting.shift();
+      if (waiter === undefined) continue;
+      this.#queued -= 1;
+      if (claimant.waiting.length > 0) this.#turns.push(claimant);
+      this.#running += 1;
+      claimant.running += 1;
+      waiter.grant();
+    }
+  }
+
+  #forgetIfIdle(owner: object, claimant: Claimant): void {
+    if (claimant.running === 0 && claimant.waiting.length === 0) this.#claimants.delete(owner);
   }
 }
 

@@ -14,6 +14,7 @@ import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { BodyTooLargeError, dispatchForText } from './dispatch-text.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
+import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
 import { redact } from './redact.ts';
 import {
@@ -37,6 +38,8 @@ export interface CallContext {
   readonly credentials?: UpstreamCredentials;
   /** Counts the upstream call attempts made for the request (logs, metrics). */
   readonly stats?: { upstreamCalls: number };
+  /** The GraphQL operation making the call: its identical reads are made once, its share of slots is capped. */
+  readonly operation?: OperationCalls;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -188,9 +191,15 @@ export class UpstreamHttp {
 
   /** Sends one request; resolves for 2xx, throws an UpstreamError otherwise. */
   async request(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
-    const { timeoutMs } = this.#options;
     // A query that cannot be encoded fails here, as bad input: never as the upstream's failure.
     queryString(request.query);
+    const { operation } = call;
+    if (operation === undefined) return this.#call(call, request);
+    return operation.send(this.service, request, () => this.#call(call, request));
+  }
+
+  async #call(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const { timeoutMs } = this.#options;
     const deadline = new CallDeadline(call.signal, timeoutMs);
     try {
       return await this.#attempts(call, request, deadline);
@@ -291,7 +300,7 @@ export class UpstreamHttp {
   ): Promise<UpstreamResponse> {
     let release: () => void;
     try {
-      release = await this.#limiter.acquire(signal);
+      release = await this.#limiter.acquire(signal, call.operation);
     } catch (error) {
       if (error instanceof QueueFullError) {
         throw new QueueFullUnavailableError(this.service, 'too many calls are waiting for it');

@@ -1,0 +1,56 @@
+import type { UpstreamService } from '../errors.ts';
+import { queryString } from './path.ts';
+import type { UpstreamRequest, UpstreamResponse } from './upstream-http.ts';
+
+/**
+ * What the upstream calls of one GraphQL operation share: identical reads
+ * (GET or HEAD of the same path, query, credential and headers) are made
+ * once, and the operation is one claimant of each upstream's slots (see
+ * ConcurrencyLimiter). A write to an upstream forgets the reads made of it,
+ * so that a read after a write (a read-back, the read of a
+ * read-modify-write retry) is made again. A failed read is forgotten too.
+ */
+export class OperationCalls {
+  readonly #reads = new Map<UpstreamService, Map<string, Promise<UpstreamResponse>>>();
+
+  /** Sends the request through `send`, or answers an identical read made before. */
+  async send(
+    service: UpstreamService,
+    request: UpstreamRequest,
+    send: () => Promise<UpstreamResponse>,
+  ): Promise<UpstreamResponse> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      this.#reads.delete(service);
+      try {
+        return await send();
+      } finally {
+        this.#reads.delete(service);
+      }
+    }
+    let reads = this.#reads.get(service);
+    if (reads === undefined) {
+      reads = new Map();
+      this.#reads.set(service, reads);
+    }
+    const key = readKey(request);
+    const made = reads.get(key);
+    if (made !== undefined) return made;
+    const sent = send();
+    reads.set(key, sent);
+    sent.catch(() => {
+      if (this.#reads.get(service)?.get(key) === sent) this.#reads.get(service)?.delete(key);
+    });
+    return sent;
+  }
+}
+
+function readKey(request: UpstreamRequest): string {
+  const headers = Object.entries(request.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify([
+    request.method,
+    request.path,
+    queryString(request.query),
+    request.authorization ?? null,
+    headers,
+  ]);
+}

@@ -1,0 +1,106 @@
+/**
+ * The upstream calls each schema field makes: the one table the estimate of
+ * an operation's upstream calls reads (operation-cost.ts). Add a row for
+ * every new field that reaches an upstream (a field of Query, Mutation or
+ * Subscription, or any field whose resolver takes the context); a unit test
+ * fails until it is there. A field without a row costs nothing, except those:
+ * they count one call each (per item of the lists above them). A field whose
+ * resolver takes the context but calls no upstream gets `{ calls: 0 }`.
+ */
+export interface FieldCost {
+  /** Calls the field makes each time it resolves (the usual path: no retry, no conflict). */
+  calls: number;
+  /**
+   * `item` (default): once per object it is selected on, so it is multiplied
+   * by the lists above it. `operation`: batched by a per-request loader into
+   * the same calls however many objects select it (e.g. one provider list
+   * read for a whole page of catalog items).
+   */
+  per?: 'item' | 'operation';
+  /**
+   * Fields that read through the same loader: selected together on one
+   * object (per: 'operation': anywhere in the operation), they count once.
+   */
+  shares?: string;
+  /**
+   * Fields (`Type.field`) whose records already carry what this field reads:
+   * below them it costs nothing (e.g. a workflow of a query result has its
+   * category; one read by id has its parameters).
+   */
+  carriedBy?: readonly string[];
+  /**
+   * Items a list field without `first` is counted as, for the per-item fields
+   * below it (default `assumedListSize`).
+   */
+  items?: number;
+}
+
+/** What a list with neither `first` nor `items` counts as, for the per-item fields below it. */
+export const assumedListSize = 50;
+
+/** What a field of Query, Mutation or Subscription, or one whose resolver takes the context, costs without a row. */
+export const defaultCost: FieldCost = { calls: 1 };
+
+const workflowSummary: FieldCost = {
+  calls: 1,
+  shares: 'vro.workflowSummaryById',
+  carriedBy: ['Query.workflows'],
+};
+const workflowDetail: FieldCost = {
+  calls: 1,
+  shares: 'vro.workflowById',
+  carriedBy: ['Query.workflow', 'WorkflowExecution.workflow'],
+};
+/** The provider list, read once per request (and cached across requests). */
+const providerList: FieldCost = { calls: 1, per: 'operation', shares: 'vra.providers' };
+
+export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
+  // orchestration (vRO)
+  'Query.workflows': { calls: 1 },
+  'Query.workflow': { calls: 1 },
+  'Query.workflowExecution': { calls: 1 },
+  'Workflow.categoryName': workflowSummary,
+  'Workflow.categoryHref': workflowSummary,
+  'Workflow.type': workflowSummary,
+  'Workflow.canExecute': workflowSummary,
+  'Workflow.canEdit': workflowSummary,
+  'Workflow.inputParameters': workflowDetail,
+  'Workflow.outputParameters': workflowDetail,
+  'WorkflowExecution.workflow': { calls: 1 },
+  // start, then read the execution back
+  'Mutation.runWorkflow': { calls: 2 },
+  'Mutation.importPackage': { calls: 1 },
+  // one poller per execution serves every subscriber
+  'Subscription.workflowExecution': { calls: 1 },
+
+  // catalog (vRA); a window of a list may span two pages
+  'Query.providers': { calls: 2 },
+  'Query.provider': { calls: 1 },
+  'Query.providerByName': providerList,
+  'Query.catalogItems': { calls: 2 },
+  'CatalogItem.provider': providerList,
+  'Mutation.registerCatalogItem': { calls: 1 },
+  // the provider list, then the registration
+  'Mutation.publishBlueprint': { calls: 2 },
+
+  // network (NSX)
+  'Query.ipSets': { calls: 1 },
+  'Query.ipSet': { calls: 1 },
+  'Query.services': { calls: 1 },
+  'Query.service': { calls: 1 },
+  'Query.applicationFirewall': { calls: 1 },
+  // create, read back
+  'Mutation.createIpSet': { calls: 2 },
+  'Mutation.createService': { calls: 2 },
+  // read the revision, write, read back
+  'Mutation.updateIpSet': { calls: 3 },
+  'Mutation.updateService': { calls: 3 },
+  'Mutation.deleteIpSet': { calls: 1 },
+  'Mutation.deleteService': { calls: 1 },
+  'Mutation.addVirtualServer': { calls: 1 },
+  'Mutation.forceSyncEdge': { calls: 1 },
+  // read the ruleset, write it, read it back (a concurrent change adds a read and a write)
+  'Mutation.updateApplicationFirewall': { calls: 3 },
+  'Mutation.addApplicationFirewallRule': { calls: 3 },
+  'Mutation.removeApplicationFirewallRule': { calls: 3 },
+};
