@@ -3,7 +3,9 @@ import type { Plugin } from 'graphql-yoga';
 import { costOfFields, estimateUpstreamCalls, type CostOf } from './estimate-upstream-calls.ts';
 
 const refuse = (message: string): GraphQLError =>
-  new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+  new GraphQLError(message, {
+    extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { spec: true, status: 400 } },
+  });
 
 /**
  * Refuses, before any resolver runs, an operation whose estimated upstream

@@ -43,6 +43,16 @@ describe('the estimate of upstream calls', () => {
     ]);
     expect(answer.errors?.[0]?.message).toMatch(/estimated 1001 upstream calls/);
     expect(answer.errors?.[0]?.message).toMatch(/at most 100 .*MAX_UPSTREAM_CALLS_PER_OPERATION/);
+    // like every refusal before execution: 400 for a client that accepts the GraphQL response type
+    const spec = await stack.fetch('/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+      },
+      body: JSON.stringify({ query: heavy(1000) }),
+    });
+    expect(spec.status).toBe(400);
     expect(upstreamCalls(stack)).toBe(before);
   });
 
