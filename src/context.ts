@@ -14,10 +14,22 @@ export interface GatewayContext {
   config: GatewayConfig;
 }
 
+/** The operations of one batched request share their reads and their share of the slots. */
+const callsOfRequest = new WeakMap<Request, OperationCalls>();
+
+function operationCalls(request: Request): OperationCalls {
+  let calls = callsOfRequest.get(request);
+  if (calls === undefined) {
+    calls = new OperationCalls();
+    callsOfRequest.set(request, calls);
+  }
+  return calls;
+}
+
 /**
  * A fresh context per GraphQL request: fresh loaders (so nothing loaded for
  * one user serves another), the request's abort signal, id and the user's own
- * upstream credentials when sent, and the operation's own memo of upstream
+ * upstream credentials when sent, and the request's own memo of upstream
  * reads and share of upstream slots.
  */
 export function createContext(
@@ -33,7 +45,7 @@ export function createContext(
     requestId: info.requestId,
     credentials,
     stats: info,
-    operation: new OperationCalls(),
+    operation: operationCalls(request),
   };
   return { call, clients, config, loaders: createLoaders(clients, call, config) };
 }

@@ -11,7 +11,7 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-/** One claimant of the slots (a GraphQL operation): its running calls and its waiting ones. */
+/** One claimant of the slots (a GraphQL request): its running calls and its waiting ones. */
 interface Claimant {
   running: number;
   readonly waiting: Waiter[];
@@ -19,9 +19,9 @@ interface Claimant {
 
 /**
  * At most `maxConcurrent` calls run at once, and at most `maxPerOwner` of one
- * owner (a GraphQL operation; default: half the slots). Up to `maxQueue` more
+ * owner (a GraphQL request; default: half the slots). Up to `maxQueue` more
  * wait; a freed slot goes to the owners with waiting calls in turn
- * (round-robin), so one operation's hundred calls delay another's single call
+ * (round-robin), so one request's hundred calls delay another's single call
  * by one turn, not by a hundred. When the queue is full, a call of an owner
  * that waits for fewer calls than the greediest one takes the place of that
  * owner's newest waiting call (which fails with QueueFullError); otherwise it

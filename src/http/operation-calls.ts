@@ -3,10 +3,10 @@ import { queryString } from './path.ts';
 import type { UpstreamRequest, UpstreamResponse } from './upstream-http.ts';
 
 /**
- * What the upstream calls of one GraphQL operation share: identical reads
- * (GET or HEAD of the same path, query, credential and headers) are made
- * once, and the operation is one claimant of each upstream's slots (see
- * ConcurrencyLimiter). A write to an upstream forgets the reads made of it,
+ * What the upstream calls of one GraphQL request (the operations of a batch
+ * together) share: identical reads (GET or HEAD of the same path, query,
+ * credential and headers) are made once, and the request is one claimant of
+ * each upstream's slots (see ConcurrencyLimiter). A write to an upstream forgets the reads made of it,
  * so that a read after a write (a read-back, the read of a
  * read-modify-write retry) is made again. A failed read is forgotten too.
  */

@@ -38,7 +38,7 @@ export interface CallContext {
   readonly credentials?: UpstreamCredentials;
   /** Counts the upstream call attempts made for the request (logs, metrics). */
   readonly stats?: { upstreamCalls: number };
-  /** The GraphQL operation making the call: its identical reads are made once, its share of slots is capped. */
+  /** The GraphQL request (a batch: its operations together) making the call: its identical reads are made once, its share of slots is capped. */
   readonly operation?: OperationCalls;
 }
 

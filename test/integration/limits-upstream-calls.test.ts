@@ -122,6 +122,15 @@ describe('the operations of a batched request', () => {
     expect(second?.errors?.[0]?.message).toMatch(/estimated 21 .* 21 of the batch's other .* 42/);
     expect(stack.vro.requests.length - before).toBe(21);
   });
+
+  it('share their identical reads', async () => {
+    const before = stack.vro.requests.length;
+    const response = await postBatch(stack, [{ query: heavy(5) }, { query: heavy(5) }]);
+    const answers = (await response.json()) as Array<{ data?: unknown; errors?: unknown }>;
+    expect(answers.map((answer) => answer.errors)).toEqual([undefined, undefined]);
+    expect(answers[1]?.data).toEqual(answers[0]?.data);
+    expect(stack.vro.requests.length - before).toBe(6);
+  });
 });
 
 describe('identical upstream reads within one operation', () => {
