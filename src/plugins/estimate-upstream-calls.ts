@@ -82,19 +82,20 @@ export function estimateUpstreamCalls(
   if (operation === null || operation === undefined) return undefined;
   const root = schema.getRootType(operation.operation);
   if (root === undefined || root === null) return undefined;
-  const coerced = getVariableValues(
-    schema,
-    operation.variableDefinitions ?? [],
-    request.variables ?? {},
-  );
-  if (coerced.errors !== undefined) return undefined;
+  const definitions = operation.variableDefinitions ?? [];
+  let variables: Record<string, unknown> = {};
+  if (definitions.length > 0) {
+    const coerced = getVariableValues(schema, definitions, request.variables ?? {});
+    if (coerced.errors !== undefined) return undefined;
+    variables = coerced.coerced;
+  }
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       fragments.set(definition.name.value, definition);
     }
   }
-  const walk = new CostWalk(schema, fragments, coerced.coerced, costOf);
+  const walk = new CostWalk(schema, fragments, variables, costOf);
   return walk.selections(root, [operation.selectionSet], 1, undefined);
 }
 
@@ -209,7 +210,9 @@ class CostWalk {
         if (selection.kind === Kind.FIELD) {
           if (selection.name.value.startsWith('__')) continue;
           const key = selection.alias?.value ?? selection.name.value;
-          into.set(key, [...(into.get(key) ?? []), selection]);
+          const same = into.get(key);
+          if (same === undefined) into.set(key, [selection]);
+          else same.push(selection);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           if (this.#applies(selection.typeCondition?.name.value, type)) {
             this.#collect(type, [selection.selectionSet], into, spread);
@@ -239,6 +242,7 @@ class CostWalk {
   }
 
   #included(selection: SelectionNode): boolean {
+    if (selection.directives === undefined || selection.directives.length === 0) return true;
     const skip = getDirectiveValues(GraphQLSkipDirective, selection, this.#variables);
     if (skip?.['if'] === true) return false;
     const include = getDirectiveValues(GraphQLIncludeDirective, selection, this.#variables);

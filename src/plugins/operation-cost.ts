@@ -1,4 +1,10 @@
-import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { costOfFields, estimateUpstreamCalls, type CostOf } from './estimate-upstream-calls.ts';
 
@@ -16,6 +22,26 @@ const refuse = (message: string): GraphQLError =>
  */
 export function operationCost(limit: number, resolvers: object): Plugin {
   const costs = new WeakMap<GraphQLSchema, CostOf>();
+  // yoga hands the same document for the same text: without variables, its estimate is fixed
+  const fixed = new WeakMap<DocumentNode, Map<string | null | undefined, number | undefined>>();
+  const estimateOf = (args: ExecutionArgs, costOf: CostOf): number | undefined => {
+    const compute = () =>
+      estimateUpstreamCalls(
+        args.schema,
+        args.document,
+        { operationName: args.operationName, variables: args.variableValues },
+        costOf,
+      );
+    const operation = getOperationAST(args.document, args.operationName);
+    if ((operation?.variableDefinitions?.length ?? 0) > 0) return compute();
+    let byName = fixed.get(args.document);
+    if (byName === undefined) {
+      byName = new Map();
+      fixed.set(args.document, byName);
+    }
+    if (!byName.has(args.operationName)) byName.set(args.operationName, compute());
+    return byName.get(args.operationName);
+  };
   const spentByRequest = new WeakMap<Request, number>();
   const check = ({
     args,
@@ -29,12 +55,7 @@ export function operationCost(limit: number, resolvers: object): Plugin {
       costOf = costOfFields(args.schema, resolvers as Record<string, unknown>);
       costs.set(args.schema, costOf);
     }
-    const estimate = estimateUpstreamCalls(
-      args.schema,
-      args.document,
-      { operationName: args.operationName, variables: args.variableValues },
-      costOf,
-    );
+    const estimate = estimateOf(args, costOf);
     if (estimate === undefined) return;
     const { request } = args.contextValue as { request?: Request };
     const spent = request === undefined ? 0 : (spentByRequest.get(request) ?? 0);
