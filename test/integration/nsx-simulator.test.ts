@@ -85,12 +85,15 @@ describe('the NSX simulator', () => {
     expect(answer.status).toBe(404);
   });
 
-  it('answers 405 to the documented GET force sync and 204 to the POST', async () => {
+  it('answers 405 to the documented GET force sync, 415 to a POST without Content-Type and 204 to the POST', async () => {
     expect((await send('GET', '/api/3.0/edges/edge-1?action=forcesync')).status).toBe(405);
-    const post = await send('POST', '/api/4.0/edges/edge-1?action=forcesync');
+    expect((await send('POST', '/api/4.0/edges/edge-1?action=forcesync')).status).toBe(415);
+    const post = await send('POST', '/api/4.0/edges/edge-1?action=forcesync', { headers: xml });
     expect(post.status).toBe(204);
     expect(post.body).toBe('');
-    expect((await send('POST', '/api/4.0/edges/edge-9?action=forcesync')).status).toBe(404);
+    expect(
+      (await send('POST', '/api/4.0/edges/edge-9?action=forcesync', { headers: xml })).status,
+    ).toBe(404);
   });
 
   it('creates with 201, the id as plain text and a Location ending in it', async () => {
@@ -118,12 +121,12 @@ describe('the NSX simulator', () => {
     ['no content type', {}],
     ['JSON', { 'content-type': 'application/json' }],
     ['text/xml', { 'content-type': 'text/xml' }],
-  ])('refuses a body sent as %s with 400', async (_what, headers) => {
+  ])('refuses a body sent as %s with 415, as the manager documents', async (_what, headers) => {
     const answer = await send('POST', '/api/2.0/services/ipset/globalroot-0', {
       body: '<ipset><name>n</name></ipset>',
       headers,
     });
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(415);
   });
 
   it.each([

@@ -193,7 +193,8 @@ describe('checkRuleInput', () => {
     ['an action with markup', { action: 'allow<' }, 'rule.action'],
     ['a bad id', { action: 'allow', id: '10 03' }, 'rule.id'],
     ['JSON without XML form', { action: 'allow', destination: { 'a b': 'x' } }, 'rule.destination'],
-    ['a JSON null inside a part', { action: 'allow', service: { port: null } }, 'rule.service'],
+    ['a JSON null inside a part', { action: 'allow', source: { port: null } }, 'rule.source'],
+    ['a <service> element, which no vShield App example shows', { action: 'allow', service: { port: '80' } }, 'rule.service'],
   ])('refuses %s', (_what, input, argument) => {
     expect(argumentOf(() => checkRuleInput(input))).toBe(argument);
   });
