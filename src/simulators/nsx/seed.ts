@@ -142,6 +142,7 @@ const datacenterRules = `<firewallConfiguration contextId="datacenter-2">
   </layer2FirewallRule>
 </firewallConfiguration>`;
 
+/** loadbalancer-virtualserver-get.xml (RAML 6.4, the virtualServer-1 subtree of the load balancer PUT example). */
 const defaultVirtualServer = `<virtualServer>
   <virtualServerId>virtualServer-1</virtualServerId>
   <name>http_vip</name>
@@ -156,6 +157,17 @@ const defaultVirtualServer = `<virtualServer>
   <defaultPoolId>pool-1</defaultPoolId>
   <enableServiceInsertion>false</enableServiceInsertion>
   <accelerationEnabled>true</accelerationEnabled>
+  <vendorProfile>
+    <vendorTemplateId>577</vendorTemplateId>
+    <vendorTemplateName>F5</vendorTemplateName>
+    <profileAttributes>
+      <attribute>
+        <key>abcd</key>
+        <name>abcd</name>
+        <value>1234</value>
+      </attribute>
+    </profileAttributes>
+  </vendorProfile>
 </virtualServer>`;
 
 /**
