@@ -122,7 +122,7 @@ describe('updateVirtualServer and deleteVirtualServer', () => {
     ]);
     const put = stack.nsx.requests[1];
     expect(put?.headers['content-type']).toBe('application/xml; charset=utf-8');
-    expect(bodyOf(put).virtualServer).toMatchObject({
+    expect(bodyOf(put)['virtualServer']).toMatchObject({
       virtualServerId: 'virtualServer-1',
       name: 'web',
       protocol: 'https',
