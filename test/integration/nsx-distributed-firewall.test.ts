@@ -48,7 +48,7 @@ describe('reading the distributed firewall', () => {
     }`);
     expect(answer.errors).toBeUndefined();
     const firewall = answer.data?.distributedFirewall;
-    expect(firewall.sections.map((s: any) => [s.id, s.layer])).toEqual([
+    expect(firewall.sections.map((s: { id: string; layer: string }) => [s.id, s.layer])).toEqual([
       ['4', 'LAYER3'],
       ['2', 'LAYER3'],
       ['1', 'LAYER2'],
@@ -153,7 +153,7 @@ describe('addFirewallSectionRule', () => {
     expect(answer.errors).toBeUndefined();
     expect(calls(stack.nsx).filter((c) => c.startsWith('POST'))).toHaveLength(3);
     expect(stack.nsx.state.distributedFirewall.staleRefusals).toBe(2);
-    const names = answer.data?.addFirewallSectionRule.rules.map((r: any) => r.name);
+    const names = answer.data?.addFirewallSectionRule.rules.map((r: { name: string }) => r.name);
     expect(names.slice(0, 3)).toEqual(['web to app', 'foreign change 1', 'foreign change 2']);
     // Each resend carried the generation number of the read just before it.
     const posts = stack.nsx.requests.filter((r) => r.method === 'POST');
@@ -208,7 +208,9 @@ describe('removeFirewallSectionRule', () => {
     const before = storedRuleXml('LAYER3', '4');
     const answer = await stack.gql<any>(remove, { rule: '12' });
     expect(answer.errors).toBeUndefined();
-    expect(answer.data?.removeFirewallSectionRule.rules.map((r: any) => r.id)).toEqual(['16']);
+    expect(answer.data?.removeFirewallSectionRule.rules.map((r: { id: string }) => r.id)).toEqual([
+      '16',
+    ]);
     expect(calls(stack.nsx)).toEqual([
       `GET ${base}/layer3sections/4`,
       `DELETE ${base}/layer3sections/4/rules/12`,

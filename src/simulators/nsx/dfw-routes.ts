@@ -170,14 +170,12 @@ function addRule(call: SimCall, section: SimSection, sectionId: string): void {
   const body = readRule(call, sectionId);
   if (body === undefined) return;
   const id = String(call.state.nextDfwRuleId++);
-  const rule = withAttribute(
-    {
-      ...body,
-      kids: [...kids(body).filter((k) => k.tag !== 'sectionId'), leaf('sectionId', sectionId)],
-    },
-    'id',
-    id,
-  );
+  // The manager writes the id first: <rule id="16" disabled="false" logged="true">.
+  const rule: SimElement = {
+    tag: 'rule',
+    attrs: [['id', id], ...body.attrs.filter(([name]) => name !== 'id')],
+    kids: [...kids(body).filter((k) => k.tag !== 'sectionId'), leaf('sectionId', sectionId)],
+  };
   rules.splice(at, 0, rule);
   setRules(section, rules);
   touch(section);
