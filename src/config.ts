@@ -36,7 +36,8 @@ export interface VraConfig extends UpstreamConfig {
 }
 
 export interface NsxConfig extends UpstreamConfig {
-  edgeApiVersion: string;
+  /** The version segment of edge paths; undefined: asked of the manager on first use. */
+  edgeApiVersion: string | undefined;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
@@ -116,9 +117,11 @@ export function loadConfig(env: Env): Config {
     },
     nsx: {
       ...read.upstream('NSX'),
-      edgeApiVersion:
-        read.matching('NSX_EDGE_API_VERSION', /^\d+\.\d+$/, 'a version such as 3.0 or 4.0') ??
-        '3.0',
+      edgeApiVersion: read.matching(
+        'NSX_EDGE_API_VERSION',
+        /^\d+\.\d+$/,
+        'a version such as 3.0 or 4.0',
+      ),
     },
     gatewayTokens: read.list('GATEWAY_TOKENS'),
     allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),

@@ -18,6 +18,10 @@ import type {
   VirtualServerRecord as VirtualServerRecordModel,
   FirewallConfigRecord as FirewallConfigRecordModel,
   FirewallRuleRecord as FirewallRuleRecordModel,
+  EdgeRecord as EdgeRecordModel,
+  DistributedFirewallRecord as DistributedFirewallRecordModel,
+  FirewallSectionRecord as FirewallSectionRecordModel,
+  DfwRuleRecord as DfwRuleRecordModel,
 } from '../upstreams/nsx/wire.ts';
 import type { GatewayContext } from '../context.ts';
 export type Maybe<T> = T | null;
@@ -89,6 +93,87 @@ export type DeletePayload = {
   deleted: Scalars['Boolean']['output'];
   /** Id of the deleted object. */
   id: Scalars['ID']['output'];
+};
+
+/** The NSX-v distributed firewall (`GET /api/4.0/firewall/globalroot-0/config`). */
+export type DistributedFirewall = {
+  __typename?: 'DistributedFirewall';
+  /** Generation number of the whole configuration (its ETag, else its timestamp), without quotes. */
+  generationNumber: Scalars['String']['output'];
+  /** Layer-3 sections first, then layer-2 sections, each in the manager's order. */
+  sections: Array<FirewallSection>;
+};
+
+/**
+ * A rule of the NSX-v distributed firewall. sources, destinations, services and
+ * appliedToList carry the rule's XML elements as JSON, as FirewallRule
+ * describes; e.g. sources: { "@excluded": "false", "source": [{ "type":
+ * "Ipv4Address", "value": "10.0.0.1" }] }.
+ */
+export type DistributedFirewallRule = {
+  __typename?: 'DistributedFirewallRule';
+  /** `allow`, `deny` or `reject`, as the manager spells it (any case). */
+  action: Scalars['String']['output'];
+  /** The rule's `<appliedToList>` as JSON; null when absent. */
+  appliedToList: Maybe<Scalars['JSON']['output']>;
+  /** The rule's `<destinations>` as JSON; null when absent (any destination). */
+  destinations: Maybe<Scalars['JSON']['output']>;
+  /** Whether the rule is disabled. */
+  disabled: Scalars['Boolean']['output'];
+  /** Rule id, given by the manager. */
+  id: Maybe<Scalars['ID']['output']>;
+  /** Whether matches are logged. */
+  logged: Scalars['Boolean']['output'];
+  /** Name. */
+  name: Maybe<Scalars['String']['output']>;
+  /** Free text. */
+  notes: Maybe<Scalars['String']['output']>;
+  /** The rule's `<services>` as JSON; null when absent (any service). */
+  services: Maybe<Scalars['JSON']['output']>;
+  /** The rule's `<sources>` as JSON (with `@excluded`); null when absent (any source). */
+  sources: Maybe<Scalars['JSON']['output']>;
+};
+
+/** A rule to add to a distributed firewall section; the manager puts it at the top of the section. */
+export type DistributedFirewallRuleInput = {
+  /** `allow`, `deny` or `reject` (any case). */
+  action: Scalars['String']['input'];
+  /** `<appliedToList>` as JSON; absent: the manager applies it to the distributed firewall. */
+  appliedToList?: InputMaybe<Scalars['JSON']['input']>;
+  /** `<destinations>` as JSON; absent: any destination. */
+  destinations?: InputMaybe<Scalars['JSON']['input']>;
+  /** Whether the rule is disabled. */
+  disabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Whether matches are logged. */
+  logged?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Name. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Free text. */
+  notes?: InputMaybe<Scalars['String']['input']>;
+  /** `<services>` as JSON, e.g. { service: [{ value: "application-216" }] }; absent: any service. */
+  services?: InputMaybe<Scalars['JSON']['input']>;
+  /** `<sources>` as JSON (see DistributedFirewallRule); absent: any source. */
+  sources?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+/**
+ * An edge of the network manager: a services gateway or a distributed router
+ * (`GET /api/{edge version}/edges`, one `edgeSummary`).
+ */
+export type Edge = {
+  __typename?: 'Edge';
+  /** Name of the datacenter the edge is deployed in. */
+  datacenterName: Maybe<Scalars['String']['output']>;
+  /** Edge id, e.g. `edge-1`. */
+  id: Scalars['ID']['output'];
+  /** Name. */
+  name: Maybe<Scalars['String']['output']>;
+  /** Health (`edgeStatus`: GREEN, YELLOW, RED, GREY) when the manager reports it, else the deployment state (e.g. `deployed`). */
+  status: Maybe<Scalars['String']['output']>;
+  /** `gatewayServices` (services gateway) or `distributedRouter`. */
+  type: Maybe<Scalars['String']['output']>;
+  /** The load balancer's virtual servers (`GET …/edges/{id}/loadbalancer/config/virtualservers`). */
+  virtualServers: Maybe<Array<VirtualServer>>;
 };
 
 /** Lifecycle state of a workflow run; COMPLETED, FAILED and CANCELED are terminal. */
@@ -188,6 +273,21 @@ export type FirewallRuleInput = {
   source?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** A section of the distributed firewall, with the generation number that guards its changes. */
+export type FirewallSection = {
+  __typename?: 'FirewallSection';
+  /** The section's generationNumber (its ETag), without quotes. */
+  generationNumber: Scalars['String']['output'];
+  /** Section id, e.g. `1007`. */
+  id: Scalars['ID']['output'];
+  /** Layer of the section's rules. */
+  layer: FirewallLayer;
+  /** Name. */
+  name: Scalars['String']['output'];
+  /** Rules in the manager's order (evaluated top down). */
+  rules: Array<DistributedFirewallRule>;
+};
+
 /** What `forceSyncEdge` did. */
 export type ForceSyncEdgePayload = {
   __typename?: 'ForceSyncEdgePayload';
@@ -246,6 +346,12 @@ export type Mutation = {
    * index among the rules of the rule's layer; absent means at the end.
    */
   addApplicationFirewallRule: FirewallConfig;
+  /**
+   * Adds a rule at the top of a distributed firewall section, with the section's
+   * generation number as If-Match; on 412 the section is read again and the rule
+   * resent, so concurrent callers never lose each other's rules.
+   */
+  addFirewallSectionRule: FirewallSection;
   /** Adds a virtual server to an edge's load balancer. */
   addVirtualServer: VirtualServer;
   /** Creates an IP set in a scope, then reads it back. */
@@ -256,6 +362,8 @@ export type Mutation = {
   deleteIpSet: DeletePayload;
   /** Deletes a service; with force, even while it is in use. */
   deleteService: DeletePayload;
+  /** Deletes a virtual server of an edge's load balancer. */
+  deleteVirtualServer: DeletePayload;
   /** Forces a configuration sync of an edge. */
   forceSyncEdge: ForceSyncEdgePayload;
   /**
@@ -274,6 +382,8 @@ export type Mutation = {
   registerCatalogItem: RegisterCatalogItemPayload;
   /** Removes one rule, keeping every other rule as it is; retried on a concurrent change. */
   removeApplicationFirewallRule: FirewallConfig;
+  /** Removes one rule of a distributed firewall section, with If-Match and the same retry. */
+  removeFirewallSectionRule: FirewallSection;
   /**
    * Starts a workflow. Each input is encoded by its type; an input that does not
    * fit its type fails with BAD_USER_INPUT before anything is sent. Follow the run
@@ -290,6 +400,8 @@ export type Mutation = {
   updateIpSet: IpSet;
   /** Replaces a service, against its current revision. */
   updateService: Service;
+  /** Replaces a virtual server of an edge's load balancer; what the input leaves unset and every unmodelled element are kept. */
+  updateVirtualServer: VirtualServer;
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -297,6 +409,13 @@ export type MutationAddApplicationFirewallRuleArgs = {
   portGroupId: Scalars['ID']['input'];
   position?: InputMaybe<Scalars['Int']['input']>;
   rule: FirewallRuleInput;
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationAddFirewallSectionRuleArgs = {
+  layer?: InputMaybe<FirewallLayer>;
+  rule: DistributedFirewallRuleInput;
+  sectionId: Scalars['ID']['input'];
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -330,6 +449,12 @@ export type MutationDeleteServiceArgs = {
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationDeleteVirtualServerArgs = {
+  edgeId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
 export type MutationForceSyncEdgeArgs = {
   edgeId: Scalars['ID']['input'];
 };
@@ -359,6 +484,13 @@ export type MutationRemoveApplicationFirewallRuleArgs = {
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationRemoveFirewallSectionRuleArgs = {
+  layer?: InputMaybe<FirewallLayer>;
+  ruleId: Scalars['ID']['input'];
+  sectionId: Scalars['ID']['input'];
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
 export type MutationRunWorkflowArgs = {
   inputs?: InputMaybe<Array<WorkflowParameterInput>>;
   workflowId: Scalars['ID']['input'];
@@ -381,6 +513,13 @@ export type MutationUpdateIpSetArgs = {
 export type MutationUpdateServiceArgs = {
   id: Scalars['ID']['input'];
   input: ServiceInput;
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationUpdateVirtualServerArgs = {
+  edgeId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+  input: VirtualServerInput;
 };
 
 /** The tenant and business group (subtenant) that own a catalog item. */
@@ -506,6 +645,14 @@ export type Query = {
   applicationFirewall: Maybe<FirewallConfig>;
   /** Catalog items, a page at a time. */
   catalogItems: Maybe<CatalogItemConnection>;
+  /** The NSX-v distributed firewall; null on a manager that has none (vCNS). */
+  distributedFirewall: Maybe<DistributedFirewall>;
+  /** One edge by id; null when the manager does not know it. */
+  edge: Maybe<Edge>;
+  /** Edges of the manager (NSX-v 6.x or vCNS 5.x). */
+  edges: Maybe<Array<Edge>>;
+  /** One distributed firewall section; null when the manager does not know it. */
+  firewallSection: Maybe<FirewallSection>;
   /** One IP set by id; null when the manager does not know it. */
   ipSet: Maybe<IpSet>;
   /** IP sets of a scope. */
@@ -545,6 +692,25 @@ export type QueryApplicationFirewallArgs = {
 export type QueryCatalogItemsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryEdgeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryFirewallSectionArgs = {
+  id: Scalars['ID']['input'];
+  layer?: InputMaybe<FirewallLayer>;
 };
 
 /**
@@ -1041,12 +1207,17 @@ export type ResolversTypes = {
   >;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DeletePayload: ResolverTypeWrapper<DeletePayload>;
+  DistributedFirewall: ResolverTypeWrapper<DistributedFirewallRecordModel>;
+  DistributedFirewallRule: ResolverTypeWrapper<DfwRuleRecordModel>;
+  DistributedFirewallRuleInput: DistributedFirewallRuleInput;
+  Edge: ResolverTypeWrapper<EdgeRecordModel>;
   ExecutionState: ExecutionState;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   FirewallConfig: ResolverTypeWrapper<FirewallConfigRecordModel>;
   FirewallLayer: FirewallLayer;
   FirewallRule: ResolverTypeWrapper<FirewallRuleRecordModel>;
   FirewallRuleInput: FirewallRuleInput;
+  FirewallSection: ResolverTypeWrapper<FirewallSectionRecordModel>;
   ForceSyncEdgePayload: ResolverTypeWrapper<ForceSyncEdgePayload>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ImportPackagePayload: ResolverTypeWrapper<ImportPackagePayload>;
@@ -1113,10 +1284,15 @@ export type ResolversParentTypes = {
   CatalogItemEdge: Omit<CatalogItemEdge, 'node'> & { node: ResolversParentTypes['CatalogItem'] };
   DateTime: Scalars['DateTime']['output'];
   DeletePayload: DeletePayload;
+  DistributedFirewall: DistributedFirewallRecordModel;
+  DistributedFirewallRule: DfwRuleRecordModel;
+  DistributedFirewallRuleInput: DistributedFirewallRuleInput;
+  Edge: EdgeRecordModel;
   File: Scalars['File']['output'];
   FirewallConfig: FirewallConfigRecordModel;
   FirewallRule: FirewallRuleRecordModel;
   FirewallRuleInput: FirewallRuleInput;
+  FirewallSection: FirewallSectionRecordModel;
   ForceSyncEdgePayload: ForceSyncEdgePayload;
   ID: Scalars['ID']['output'];
   ImportPackagePayload: ImportPackagePayload;
@@ -1212,6 +1388,44 @@ export type DeletePayloadResolvers<
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type DistributedFirewallResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['DistributedFirewall'] =
+    ResolversParentTypes['DistributedFirewall'],
+> = {
+  generationNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sections?: Resolver<Array<ResolversTypes['FirewallSection']>, ParentType, ContextType>;
+};
+
+export type DistributedFirewallRuleResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['DistributedFirewallRule'] =
+    ResolversParentTypes['DistributedFirewallRule'],
+> = {
+  action?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  appliedToList?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  destinations?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  disabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  logged?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  services?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  sources?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type EdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['Edge'] = ResolversParentTypes['Edge'],
+> = {
+  datacenterName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  virtualServers?: Resolver<Maybe<Array<ResolversTypes['VirtualServer']>>, ParentType, ContextType>;
+};
+
 export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['File'], any> {
   name: 'File';
 }
@@ -1240,6 +1454,18 @@ export type FirewallRuleResolvers<
   precedence?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   service?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   source?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type FirewallSectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['FirewallSection'] =
+    ResolversParentTypes['FirewallSection'],
+> = {
+  generationNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  layer?: Resolver<ResolversTypes['FirewallLayer'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rules?: Resolver<Array<ResolversTypes['DistributedFirewallRule']>, ParentType, ContextType>;
 };
 
 export type ForceSyncEdgePayloadResolvers<
@@ -1287,6 +1513,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationAddApplicationFirewallRuleArgs, 'portGroupId' | 'rule'>
   >;
+  addFirewallSectionRule?: Resolver<
+    ResolversTypes['FirewallSection'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationAddFirewallSectionRuleArgs, 'layer' | 'rule' | 'sectionId'>
+  >;
   addVirtualServer?: Resolver<
     ResolversTypes['VirtualServer'],
     ParentType,
@@ -1316,6 +1548,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationDeleteServiceArgs, 'force' | 'id'>
+  >;
+  deleteVirtualServer?: Resolver<
+    ResolversTypes['DeletePayload'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationDeleteVirtualServerArgs, 'edgeId' | 'id'>
   >;
   forceSyncEdge?: Resolver<
     ResolversTypes['ForceSyncEdgePayload'],
@@ -1350,6 +1588,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationRemoveApplicationFirewallRuleArgs, 'portGroupId' | 'ruleId'>
   >;
+  removeFirewallSectionRule?: Resolver<
+    ResolversTypes['FirewallSection'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRemoveFirewallSectionRuleArgs, 'layer' | 'ruleId' | 'sectionId'>
+  >;
   runWorkflow?: Resolver<
     ResolversTypes['RunWorkflowPayload'],
     ParentType,
@@ -1373,6 +1617,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationUpdateServiceArgs, 'id' | 'input'>
+  >;
+  updateVirtualServer?: Resolver<
+    ResolversTypes['VirtualServer'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationUpdateVirtualServerArgs, 'edgeId' | 'id' | 'input'>
   >;
 };
 
@@ -1449,6 +1699,24 @@ export type QueryResolvers<
     ParentType,
     ContextType,
     RequireFields<QueryCatalogItemsArgs, 'first'>
+  >;
+  distributedFirewall?: Resolver<
+    Maybe<ResolversTypes['DistributedFirewall']>,
+    ParentType,
+    ContextType
+  >;
+  edge?: Resolver<
+    Maybe<ResolversTypes['Edge']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryEdgeArgs, 'id'>
+  >;
+  edges?: Resolver<Maybe<Array<ResolversTypes['Edge']>>, ParentType, ContextType>;
+  firewallSection?: Resolver<
+    Maybe<ResolversTypes['FirewallSection']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryFirewallSectionArgs, 'id' | 'layer'>
   >;
   ipSet?: Resolver<
     Maybe<ResolversTypes['IpSet']>,
@@ -1662,9 +1930,13 @@ export type Resolvers<ContextType = GatewayContext> = {
   CatalogItemEdge?: CatalogItemEdgeResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DeletePayload?: DeletePayloadResolvers<ContextType>;
+  DistributedFirewall?: DistributedFirewallResolvers<ContextType>;
+  DistributedFirewallRule?: DistributedFirewallRuleResolvers<ContextType>;
+  Edge?: EdgeResolvers<ContextType>;
   File?: GraphQLScalarType;
   FirewallConfig?: FirewallConfigResolvers<ContextType>;
   FirewallRule?: FirewallRuleResolvers<ContextType>;
+  FirewallSection?: FirewallSectionResolvers<ContextType>;
   ForceSyncEdgePayload?: ForceSyncEdgePayloadResolvers<ContextType>;
   ImportPackagePayload?: ImportPackagePayloadResolvers<ContextType>;
   IpSet?: IpSetResolvers<ContextType>;

@@ -19,7 +19,7 @@ export function isRetryableStatus(status: number): boolean {
 
 /** Full-jitter exponential backoff for retry number `attempt` (1-based). */
 export function backoffMs(
-  policy: RetryPolicy,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
   attempt: number,
   random: () => number = Math.random,
 ): number {

@@ -1,7 +1,16 @@
 import DataLoader from 'dataloader';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { NsxClient } from '../upstreams/nsx/client.ts';
-import type { FirewallConfigRecord, IpSetRecord, ServiceRecord } from '../upstreams/nsx/wire.ts';
+import type {
+  DistributedFirewallRecord,
+  EdgeRecord,
+  FirewallConfigRecord,
+  FirewallLayerName,
+  FirewallSectionRecord,
+  IpSetRecord,
+  ServiceRecord,
+  VirtualServerRecord,
+} from '../upstreams/nsx/wire.ts';
 
 /**
  * The manager has no batch reads: each loader de-duplicates one request's
@@ -18,6 +27,16 @@ export interface NsxLoaders {
   servicesByScope: DataLoader<string, ServiceRecord[]>;
   /** `GET /api/2.0/app/firewall/{portGroupId}/config` with its generation number. */
   firewallByPortGroup: DataLoader<string, FirewallConfigRecord>;
+  /** `GET /api/{v}/edges`, every page; the one key is `all`. Primes edgeById. */
+  edges: DataLoader<'all', EdgeRecord[]>;
+  /** `GET /api/{v}/edges/{id}/summary` */
+  edgeById: DataLoader<string, EdgeRecord>;
+  /** `GET /api/{v}/edges/{edgeId}/loadbalancer/config/virtualservers` */
+  virtualServersByEdge: DataLoader<string, VirtualServerRecord[]>;
+  /** `GET /api/4.0/firewall/globalroot-0/config`; the one key is `all`. */
+  distributedFirewall: DataLoader<'all', DistributedFirewallRecord>;
+  /** `GET /api/4.0/firewall/globalroot-0/config/{layer}sections/{id}`, keyed `LAYER3:id`. */
+  firewallSection: DataLoader<`${FirewallLayerName}:${string}`, FirewallSectionRecord>;
 }
 
 export function createNsxLoaders(client: NsxClient, call: CallContext): NsxLoaders {
@@ -26,6 +45,9 @@ export function createNsxLoaders(client: NsxClient, call: CallContext): NsxLoade
   );
   const serviceById = new DataLoader<string, ServiceRecord>((ids) =>
     settle(ids.map((id) => client.getService(call, id))),
+  );
+  const edgeById = new DataLoader<string, EdgeRecord>((ids) =>
+    settle(ids.map((id) => client.getEdge(call, id))),
   );
   return {
     ipSetById,
@@ -51,7 +73,45 @@ export function createNsxLoaders(client: NsxClient, call: CallContext): NsxLoade
     firewallByPortGroup: new DataLoader((ids) =>
       settle(ids.map((id) => client.getFirewall(call, id))),
     ),
+    edges: new DataLoader((keys) =>
+      settle(
+        keys.map(async () => {
+          const list = await client.listEdges(call);
+          for (const edge of list) edgeById.prime(edge.id, edge);
+          return list;
+        }),
+      ),
+    ),
+    edgeById,
+    virtualServersByEdge: new DataLoader((ids) =>
+      settle(ids.map((id) => client.listVirtualServers(call, id))),
+    ),
+    distributedFirewall: new DataLoader((keys) =>
+      settle(keys.map(() => client.getDistributedFirewall(call))),
+    ),
+    firewallSection: new DataLoader((keys) =>
+      settle(
+        keys.map((key) => {
+          const [layer, id] = splitSectionKey(key);
+          return client.getSection(call, layer, id);
+        }),
+      ),
+    ),
   };
+}
+
+/** A layer argument: an explicit `layer: null` arrives as null despite the default. */
+export function orLayer3(layer: FirewallLayerName | null): FirewallLayerName {
+  return layer ?? 'LAYER3';
+}
+
+export function sectionKey(layer: FirewallLayerName, id: string): `${FirewallLayerName}:${string}` {
+  return `${layer}:${id}`;
+}
+
+function splitSectionKey(key: `${FirewallLayerName}:${string}`): [FirewallLayerName, string] {
+  const at = key.indexOf(':');
+  return [key.slice(0, at) as FirewallLayerName, key.slice(at + 1)];
 }
 
 /** Results in key order, an Error in place of each failed key. */

@@ -79,9 +79,10 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   'Query.providerByName': providerList,
   'Query.catalogItems': { calls: 2 },
   'CatalogItem.provider': providerList,
-  'Mutation.registerCatalogItem': { calls: 1 },
-  // the provider list, then the registration
-  'Mutation.publishBlueprint': { calls: 2 },
+  // the registration; an answer without a body adds the read-back by binding
+  'Mutation.registerCatalogItem': { calls: 2 },
+  // the provider list, then the registration (and its read-back)
+  'Mutation.publishBlueprint': { calls: 3 },
 
   // network (NSX)
   'Query.ipSets': { calls: 1 },
@@ -103,4 +104,16 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   'Mutation.updateApplicationFirewall': { calls: 3 },
   'Mutation.addApplicationFirewallRule': { calls: 3 },
   'Mutation.removeApplicationFirewallRule': { calls: 3 },
+  // NSX-v 6.x; the first edge call of a process may add the edge API version probe
+  'Query.edges': { calls: 1 },
+  'Query.edge': { calls: 1 },
+  'Edge.virtualServers': { calls: 1 },
+  'Query.distributedFirewall': { calls: 1 },
+  'Query.firewallSection': { calls: 1 },
+  // read the current server, write it over
+  'Mutation.updateVirtualServer': { calls: 2 },
+  'Mutation.deleteVirtualServer': { calls: 1 },
+  // read the section, write the rule against its generation number, read it back
+  'Mutation.addFirewallSectionRule': { calls: 3 },
+  'Mutation.removeFirewallSectionRule': { calls: 3 },
 };

@@ -23,6 +23,9 @@
  *   --vra-username, --vra-password, --vra-tenant
  *                              vRA identity (default gateway@vsphere.local / simulator / vsphere.local)
  *   --nsx-username, --nsx-password           NSX Basic credentials (default gateway / simulator)
+ *   --nsx-manager <kind>       lab (default: both edge API versions, both firewalls), nsx-v
+ *                              (NSX-v 6.4: edges under /api/4.0, distributed firewall only) or
+ *                              vcns (vCNS 5.x: edges under /api/3.0, vShield App firewall only)
  *   --vra-catalog-items <n>    serve n catalog items: the seeded ones, repeated under new ids
  *   --vro-step-ms <n>          how long each state of a workflow run lasts (default 2000)
  *   --control-port <n>         also serve request counts on 127.0.0.1:<n> (0: any free port):
@@ -75,6 +78,7 @@ function parseFlags() {
         'vra-tenant': { type: 'string' },
         'nsx-username': { type: 'string' },
         'nsx-password': { type: 'string' },
+        'nsx-manager': { type: 'string' },
         'vra-catalog-items': { type: 'string' },
         'vro-step-ms': { type: 'string' },
         'control-port': { type: 'string' },
@@ -106,6 +110,12 @@ function probability(): number {
     throw new UsageError('--fault-probability must be a number from 0 to 1');
   }
   return p;
+}
+
+function nsxManager(): 'lab' | 'nsx-v' | 'vcns' {
+  const raw = values['nsx-manager'] ?? 'lab';
+  if (raw === 'lab' || raw === 'nsx-v' || raw === 'vcns') return raw;
+  throw new UsageError('--nsx-manager must be lab, nsx-v or vcns');
 }
 
 function faultKinds(): Fault[] {
@@ -207,7 +217,7 @@ async function start(service: Service): Promise<Started> {
       return started(service, sim, { tenant: sim.tenant });
     }
     case 'nsx': {
-      const sim = await startNsxSimulator({ ...at, ...credentials('nsx') });
+      const sim = await startNsxSimulator({ ...at, ...credentials('nsx'), manager: nsxManager() });
       return started(service, sim);
     }
   }

@@ -323,7 +323,7 @@ const routes: Record<Upstream, { prefix: string; paths: string[]; query: string[
       '/catalog-service/api/catalogItems',
       '/catalog-service/api/provider/providers/{}/catalogItems/{}',
     ],
-    query: ['page', 'limit'],
+    query: ['page', 'limit', '$filter'],
   },
   nsx: {
     prefix: '',
@@ -335,8 +335,18 @@ const routes: Record<Upstream, { prefix: string; paths: string[]; query: string[
       '/api/{}/edges/{}/loadbalancer/config/virtualservers',
       '/api/{}/edges/{}',
       '/api/2.0/app/firewall/{}/config',
+      '/api/{}/edges',
+      '/api/{}/edges/{}/summary',
+      '/api/{}/edges/{}/loadbalancer/config/virtualservers/{}',
+      '/api/4.0/firewall/globalroot-0/config',
+      '/api/4.0/firewall/globalroot-0/config/layer3sections/{}',
+      '/api/4.0/firewall/globalroot-0/config/layer2sections/{}',
+      '/api/4.0/firewall/globalroot-0/config/layer3sections/{}/rules',
+      '/api/4.0/firewall/globalroot-0/config/layer2sections/{}/rules',
+      '/api/4.0/firewall/globalroot-0/config/layer3sections/{}/rules/{}',
+      '/api/4.0/firewall/globalroot-0/config/layer2sections/{}/rules/{}',
     ],
-    query: ['force', 'action'],
+    query: ['force', 'action', 'startIndex', 'pageSize'],
   },
 };
 

@@ -85,12 +85,15 @@ describe('the NSX simulator', () => {
     expect(answer.status).toBe(404);
   });
 
-  it('answers 405 to the documented GET force sync and 204 to the POST', async () => {
+  it('answers 405 to the documented GET force sync, 415 to a POST without Content-Type and 204 to the POST', async () => {
     expect((await send('GET', '/api/3.0/edges/edge-1?action=forcesync')).status).toBe(405);
-    const post = await send('POST', '/api/4.0/edges/edge-1?action=forcesync');
+    expect((await send('POST', '/api/4.0/edges/edge-1?action=forcesync')).status).toBe(415);
+    const post = await send('POST', '/api/4.0/edges/edge-1?action=forcesync', { headers: xml });
     expect(post.status).toBe(204);
     expect(post.body).toBe('');
-    expect((await send('POST', '/api/4.0/edges/edge-9?action=forcesync')).status).toBe(404);
+    expect(
+      (await send('POST', '/api/4.0/edges/edge-9?action=forcesync', { headers: xml })).status,
+    ).toBe(404);
   });
 
   it('creates with 201, the id as plain text and a Location ending in it', async () => {
@@ -118,12 +121,12 @@ describe('the NSX simulator', () => {
     ['no content type', {}],
     ['JSON', { 'content-type': 'application/json' }],
     ['text/xml', { 'content-type': 'text/xml' }],
-  ])('refuses a body sent as %s with 400', async (_what, headers) => {
+  ])('refuses a body sent as %s with 415, as the manager documents', async (_what, headers) => {
     const answer = await send('POST', '/api/2.0/services/ipset/globalroot-0', {
       body: '<ipset><name>n</name></ipset>',
       headers,
     });
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(415);
   });
 
   it.each([
@@ -226,6 +229,134 @@ describe('the NSX simulator', () => {
 
     it('answers 404 for an unknown context', async () => {
       expect((await send('GET', '/api/2.0/app/firewall/dvportgroup-1/config')).status).toBe(404);
+    });
+  });
+});
+
+describe('the NSX simulator as an NSX-v 6.x or vCNS 5.x manager', () => {
+  it('refuses a port list or range for a port protocol other than TCP and UDP, as a manager does', async () => {
+    const create = (protocol: string, value: string, sourcePort = '') =>
+      send('POST', '/api/2.0/services/application/globalroot-0', {
+        body: `<application><name>svc-${protocol}-${value}</name><element><applicationProtocol>${protocol}</applicationProtocol><value>${value}</value>${sourcePort === '' ? '' : `<sourcePort>${sourcePort}</sourcePort>`}</element></application>`,
+        headers: xml,
+      });
+    expect((await create('FTP', '21,2121')).status).toBe(400);
+    expect((await create('MS_RPC_TCP', '135-139')).status).toBe(400);
+    expect((await create('ORACLE_TNS', '1521', '1000,1001')).status).toBe(400);
+    expect((await create('TFTP', '69')).status).toBe(400);
+    expect((await create('FTP', '21')).status).toBe(201);
+    expect((await create('TCP', '80,443,8000-8080')).status).toBe(201);
+  });
+
+  it('serves edges under the versions its manager has, and the firewall it has', async () => {
+    const nsxv = await startNsxSimulator({ manager: 'nsx-v' });
+    const vcns = await startNsxSimulator({ manager: 'vcns' });
+    const get = async (target: NsxSimulator, path: string) =>
+      (await fetch(new URL(path, target.url), { headers: { authorization: basic(target) } }))
+        .status;
+    try {
+      expect(await get(nsxv, '/api/4.0/edges')).toBe(200);
+      expect(await get(nsxv, '/api/3.0/edges')).toBe(404);
+      expect(await get(nsxv, '/api/2.0/app/firewall/dvportgroup-63/config')).toBe(404);
+      expect(await get(nsxv, '/api/4.0/firewall/globalroot-0/config')).toBe(200);
+      expect(await get(vcns, '/api/4.0/edges')).toBe(404);
+      expect(await get(vcns, '/api/3.0/edges')).toBe(200);
+      expect(await get(vcns, '/api/4.0/firewall/globalroot-0/config')).toBe(404);
+      expect(await get(vcns, '/api/2.0/app/firewall/dvportgroup-63/config')).toBe(200);
+    } finally {
+      await Promise.all([nsxv.close(), vcns.close()]);
+    }
+  });
+
+  it('pages the edge list and refuses a pageSize outside 1 to 1024', async () => {
+    const page = await send('GET', '/api/4.0/edges?startIndex=1&pageSize=1');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<totalCount>3</totalCount>');
+    expect([...page.body.matchAll(/<objectId>([^<]+)</g)].map((m) => m[1])).toEqual(['edge-3']);
+    expect((await send('GET', '/api/4.0/edges?pageSize=1025')).status).toBe(400);
+  });
+
+  it('reads, replaces and deletes a virtual server, keeping its id', async () => {
+    const path = '/api/4.0/edges/edge-1/loadbalancer/config/virtualservers/virtualServer-1';
+    expect((await send('GET', path)).body).toContain('<vendorTemplateName>F5</vendorTemplateName>');
+    const put = await send('PUT', path, {
+      body: '<virtualServer><name>v2</name><ipAddress>10.0.0.9</ipAddress><protocol>tcp</protocol><port>8443</port></virtualServer>',
+      headers: xml,
+    });
+    expect(put.status).toBe(204);
+    expect((await send('GET', path)).body).toContain(
+      '<virtualServerId>virtualServer-1</virtualServerId>',
+    );
+    expect(
+      (
+        await send('PUT', path, {
+          body: '<virtualServer><name>v</name></virtualServer>',
+          headers: xml,
+        })
+      ).status,
+    ).toBe(400);
+    expect((await send('DELETE', path)).status).toBe(204);
+    expect((await send('GET', path)).status).toBe(404);
+  });
+
+  describe('distributed firewall sections', () => {
+    const rules = '/api/4.0/firewall/globalroot-0/config/layer3sections/4/rules';
+    const rule =
+      '<rule disabled="false" logged="false"><name>r</name><action>allow</action></rule>';
+
+    it('answers a section with its generation number as a quoted ETag', async () => {
+      const answer = await send('GET', '/api/4.0/firewall/globalroot-0/config/layer3sections/4');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('etag')).toBe('"1510700045886"');
+    });
+
+    it('wants application/xml (415), an If-Match (428, invented) and the current generation (412), quoted or not', async () => {
+      expect(
+        (await send('POST', rules, { body: rule, headers: { 'if-match': '1510700045886' } }))
+          .status,
+      ).toBe(415);
+      expect((await send('POST', rules, { body: rule, headers: xml })).status).toBe(428);
+      expect(
+        (
+          await send('POST', rules, {
+            body: rule,
+            headers: { ...xml, 'if-match': '1510700045885' },
+          })
+        ).status,
+      ).toBe(412);
+      const created = await send('POST', rules, {
+        body: rule,
+        headers: { ...xml, 'if-match': '"1510700045886"' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toContain('id="17"');
+      expect(created.headers.get('etag')).not.toBe('"1510700045886"');
+      const section = await send('GET', '/api/4.0/firewall/globalroot-0/config/layer3sections/4');
+      expect([...section.body.matchAll(/<rule id="(\d+)"/g)].map((m) => m[1])).toEqual([
+        '17',
+        '16',
+        '12',
+      ]);
+    });
+
+    it('inserts after an anchor and refuses a sectionId of another section', async () => {
+      const headers = { ...xml, 'if-match': '1510700045886' };
+      const after = await send('POST', `${rules}?operation=insert_after&anchorId=16`, {
+        body: rule,
+        headers,
+      });
+      expect(after.status).toBe(201);
+      const etag = after.headers.get('etag') ?? '';
+      const section = await send('GET', '/api/4.0/firewall/globalroot-0/config/layer3sections/4');
+      expect([...section.body.matchAll(/<rule id="(\d+)"/g)].map((m) => m[1])).toEqual([
+        '16',
+        '17',
+        '12',
+      ]);
+      const wrong = rule.replace('</rule>', '<sectionId>2</sectionId></rule>');
+      expect(
+        (await send('POST', rules, { body: wrong, headers: { ...xml, 'if-match': etag } })).status,
+      ).toBe(400);
     });
   });
 });

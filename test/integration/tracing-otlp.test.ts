@@ -220,7 +220,9 @@ describe('traces over OTLP/HTTP', () => {
     const { operation, children } = await spansOf('trace-anonymous');
     expect(operation.name).toBe('mutation');
     expect(attr(operation, 'graphql.operation.name')).toBeUndefined();
+    // The first edge operation of the process asks the manager its edge API version.
     expect(children.map((s) => s.name)).toEqual([
+      'GET /api/4.0/edges (edge API version probe)',
       'POST /api/{version}/edges/{edgeId}?action=forcesync',
     ]);
   });

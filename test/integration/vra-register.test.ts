@@ -80,8 +80,16 @@ const expectedBody = (id: string) => ({
   forms: null,
 });
 
-const expectedItem = (id: string) => ({
-  id,
+/** The item vRA registered for this binding: its id is vRA's own, never the bindingId. */
+const registeredId = (bindingId: string): string => {
+  const item = stack.vra.catalogItems.find((i) => i.providerBinding.bindingId === bindingId);
+  if (item === undefined) throw new Error(`nothing registered for ${bindingId}`);
+  expect(item.id).not.toBe(bindingId);
+  return item.id;
+};
+
+const expectedItem = (bindingId: string) => ({
+  id: registeredId(bindingId),
   name: 'CentOS 9 Stream',
   description: 'Minimal image',
   iconId: 'centos.png',
@@ -138,13 +146,21 @@ describe('registerCatalogItem', () => {
   });
 
   it.each([201, 204] as const)(
-    'builds the item from the input when vRA answers %i without a body',
+    "reads the item back by its binding when vRA answers %i without a body, and answers vRA's own id",
     async (status) => {
       stack.vra.setRegisterStatus(status);
-      const input = registerInput();
+      const input = { ...registerInput(), name: "O'Brien's CentOS" };
       const answer = await stack.gql<any>(registerMutation, { input });
+      stack.vra.setRegisterStatus(200);
       expect(answer.errors).toBeUndefined();
-      expect(answer.data?.registerCatalogItem.catalogItem).toEqual(expectedItem(input.bindingId));
+      expect(answer.data?.registerCatalogItem.catalogItem).toEqual({
+        ...expectedItem(input.bindingId),
+        name: "O'Brien's CentOS",
+      });
+      const readBack = fresh().filter((r) => r.method === 'GET' && r.path === catalogItemsPath);
+      expect(readBack).toHaveLength(1);
+      expect(readBack[0]?.query.get('$filter')).toBe("name eq 'O''Brien''s CentOS'");
+      expect(readBack[0]?.query.get('limit')).toBe('5000');
     },
   );
 
@@ -155,10 +171,14 @@ describe('registerCatalogItem', () => {
       '{ catalogItems(first: 5000) { nodes { id name provider { name } } } }',
     );
     const found = answer.data?.catalogItems.nodes.filter(
-      (n: { id: string }) => n.id === input.bindingId,
+      (n: { id: string }) => n.id === registeredId(input.bindingId),
     );
     expect(found).toEqual([
-      { id: input.bindingId, name: 'CentOS 9 Stream', provider: { name: 'iaas-service' } },
+      {
+        id: registeredId(input.bindingId),
+        name: 'CentOS 9 Stream',
+        provider: { name: 'iaas-service' },
+      },
     ]);
   });
 
@@ -287,7 +307,7 @@ describe('publishBlueprint', () => {
     );
     expect(answer.errors).toBeUndefined();
     expect(answer.data?.b.catalogItem).toEqual({
-      id: b.virtualMachineTemplateId,
+      id: registeredId(b.virtualMachineTemplateId),
       provider: { name: 'iaas-service' },
     });
     expect(fresh().filter((r) => r.path === providersPath)).toHaveLength(1);
@@ -299,7 +319,7 @@ describe('publishBlueprint', () => {
     await stack.gql<any>(publishMutation, { input });
     const answer = await stack.gql<any>('{ catalogItems(first: 5000) { nodes { id } } }');
     expect(answer.data?.catalogItems.nodes.map((n: { id: string }) => n.id)).toContain(
-      input.virtualMachineTemplateId,
+      registeredId(input.virtualMachineTemplateId),
     );
     expect(fresh().filter((r) => r.path === catalogItemsPath)).toHaveLength(1);
   });

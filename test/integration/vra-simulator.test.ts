@@ -252,15 +252,19 @@ describe('the vRA simulator catalog service', () => {
       const created = await put(iaas(), id, item(id));
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({
-        id,
         providerBinding: { bindingId: id, providerRef: { id: iaas(), label: 'iaas-service' } },
       });
-      await put(iaas(), id, { ...item(id), name: 'Renamed' });
+      // vRA gives the item an id of its own, not the bindingId.
+      const itemId = created.body.id as string;
+      expect(itemId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(itemId).not.toBe(id);
+      const again = await put(iaas(), id, { ...item(id), name: 'Renamed' });
+      expect(again.body.id).toBe(itemId);
       const listed = (
         await call('/catalog-service/api/catalogItems?limit=5000')
-      ).body.content.filter((i: any) => i.id === id);
+      ).body.content.filter((i: any) => i.providerBinding.bindingId === id);
       expect(listed).toHaveLength(1);
-      expect(listed[0]).toMatchObject({ name: 'Renamed', version: 2 });
+      expect(listed[0]).toMatchObject({ id: itemId, name: 'Renamed', version: 2 });
     });
 
     it.each([
@@ -344,8 +348,9 @@ describe('the vRA simulator catalog service', () => {
       const created = await put(iaas(), id, item(id));
       expect(created.status).toBe(201);
       expect(created.body).toBeUndefined();
+      const stored = sim.catalogItems.find((i) => i.providerBinding.bindingId === id);
       expect(created.headers.get('location')).toMatch(
-        new RegExp(`/catalog-service/api/catalogItems/${id}$`),
+        new RegExp(`/catalog-service/api/catalogItems/${stored?.id ?? 'none'}$`),
       );
       sim.setRegisterStatus(204);
       const updated = await put(iaas(), id, item(id));

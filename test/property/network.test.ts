@@ -190,7 +190,6 @@ describe('application firewall rules with hostile notes, actions and JSON parts'
       precedence: usually(fc.constant('default'), hostile),
       source: part,
       destination: part,
-      service: part,
     },
     { requiredKeys: ['action'] },
   );

@@ -9,7 +9,7 @@ describe('loadConfig', () => {
     expect(config.upstreamTimeoutMs).toBe(30000);
     expect(config.vro.url).toBeUndefined();
     expect(config.vra.iaasProviderName).toBe('iaas-service');
-    expect(config.nsx.edgeApiVersion).toBe('3.0');
+    expect(config.nsx.edgeApiVersion).toBeUndefined();
     expect(config.gatewayTokens).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadUserInputError } from '../../src/errors.ts';
 import {
+  checkDfwRuleInput,
   checkGenerationNumber,
   checkId,
   checkIpSetInput,
@@ -113,6 +114,12 @@ describe('checkServiceInput', () => {
     });
   });
 
+  it('takes one port number for a port protocol other than TCP and UDP', () => {
+    expect(
+      checkServiceInput({ name: 'rpc', protocol: 'MS_RPC_TCP', ports: '135', sourcePorts: '1024' }),
+    ).toMatchObject({ protocol: 'MS_RPC_TCP', ports: '135', sourcePorts: '1024' });
+  });
+
   it('takes an ICMP type name as the ports of an ICMP service', () => {
     expect(
       checkServiceInput({ name: 'ping', protocol: 'ICMP', ports: 'echo-request' }),
@@ -126,6 +133,22 @@ describe('checkServiceInput', () => {
     ['an unknown protocol', { name: 'n', protocol: 'HTTP' }, 'input.protocol'],
     ['bad ports', { name: 'n', protocol: 'TCP', ports: '80-' }, 'input.ports'],
     ['bad source ports', { name: 'n', protocol: 'UDP', sourcePorts: '99999' }, 'input.sourcePorts'],
+    ['a port list for FTP', { name: 'n', protocol: 'FTP', ports: '21,2121' }, 'input.ports'],
+    [
+      'a port range for MS_RPC_TCP',
+      { name: 'n', protocol: 'MS_RPC_TCP', ports: '135-139' },
+      'input.ports',
+    ],
+    [
+      'a source port list for ORACLE_TNS',
+      { name: 'n', protocol: 'ORACLE_TNS', ports: '1521', sourcePorts: '1,2' },
+      'input.sourcePorts',
+    ],
+    [
+      'TFTP, which no source confirms',
+      { name: 'n', protocol: 'TFTP', ports: '69' },
+      'input.protocol',
+    ],
     [
       'source ports on ICMP',
       { name: 'n', protocol: 'ICMP', sourcePorts: '1' },
@@ -193,7 +216,12 @@ describe('checkRuleInput', () => {
     ['an action with markup', { action: 'allow<' }, 'rule.action'],
     ['a bad id', { action: 'allow', id: '10 03' }, 'rule.id'],
     ['JSON without XML form', { action: 'allow', destination: { 'a b': 'x' } }, 'rule.destination'],
-    ['a JSON null inside a part', { action: 'allow', service: { port: null } }, 'rule.service'],
+    ['a JSON null inside a part', { action: 'allow', source: { port: null } }, 'rule.source'],
+    [
+      'a <service> element, which no vShield App example shows',
+      { action: 'allow', service: { port: '80' } },
+      'rule.service',
+    ],
   ])('refuses %s', (_what, input, argument) => {
     expect(argumentOf(() => checkRuleInput(input))).toBe(argument);
   });
@@ -222,5 +250,23 @@ describe('position and generation number', () => {
     expect(checkGenerationNumber('"1312802020950"')).toBe('1312802020950');
     expect(checkGenerationNumber(undefined)).toBeUndefined();
     expect(argumentOf(() => checkGenerationNumber('12 34'))).toBe('generationNumber');
+  });
+});
+
+describe('checkDfwRuleInput', () => {
+  it('lower-cases the action and keeps each JSON part with its element', () => {
+    const draft = checkDfwRuleInput({ action: 'DENY', sources: { source: { value: 'ipset-3' } } });
+    expect(draft.action).toBe('deny');
+    expect(draft.sources?.xml.name).toBe('sources');
+    expect(draft.destinations).toBeUndefined();
+  });
+
+  it.each([
+    ['an action the manager does not know', { action: 'permit' }, 'rule.action'],
+    ['JSON without an XML form', { action: 'allow', sources: { 'a b': 'x' } }, 'rule.sources'],
+    ['an empty name', { action: 'allow', name: ' ' }, 'rule.name'],
+    ['a control character in notes', { action: 'allow', notes: 'a\u0001' }, 'rule.notes'],
+  ])('refuses %s', (_what, input, argument) => {
+    expect(argumentOf(() => checkDfwRuleInput(input))).toBe(argument);
   });
 });

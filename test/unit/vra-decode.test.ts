@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UpstreamBadResponseError } from '../../src/errors.ts';
 import {
-  catalogItemFromRegistration,
   decodeCatalogItem,
   decodePage,
   decodeProvider,
@@ -59,15 +58,6 @@ describe('vRA decoding', () => {
       providerRef: { id: 'provider-1', label: null },
     });
     expect(item).not.toHaveProperty('catalogItemTypeId');
-  });
-
-  it('builds the registered item from what was sent', () => {
-    expect(catalogItemFromRegistration('provider-1', registration)).toMatchObject({
-      id: registration.id,
-      name: 'CentOS 9',
-      providerBinding: { bindingId: registration.id, providerRef: { id: 'provider-1' } },
-      organization: registration.organization,
-    });
   });
 
   it.each([

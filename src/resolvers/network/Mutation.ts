@@ -1,5 +1,7 @@
 import type { MutationResolvers } from '../../generated/graphql.ts';
+import { orLayer3, sectionKey } from '../../loaders/nsx.ts';
 import {
+  checkDfwRuleInput,
   checkGenerationNumber,
   checkId,
   checkIpSetInput,
@@ -14,7 +16,8 @@ import {
   removeFirewallRule,
   replaceFirewallRules,
 } from '../../upstreams/nsx/firewall-edit.ts';
-import type { FirewallConfigRecord } from '../../upstreams/nsx/wire.ts';
+import { addSectionRule, removeSectionRule } from '../../upstreams/nsx/dfw-edit.ts';
+import type { FirewallConfigRecord, FirewallSectionRecord } from '../../upstreams/nsx/wire.ts';
 import type { GatewayContext } from '../../context.ts';
 
 /** A firewall write answers the ruleset read back; later reads in the request see it. */
@@ -24,6 +27,17 @@ function primeFirewall(
 ): FirewallConfigRecord {
   context.loaders.nsx.firewallByPortGroup.clear(config.contextId).prime(config.contextId, config);
   return config;
+}
+
+/** A section write answers the section read back; later reads in the request see it. */
+function primeSection(
+  context: GatewayContext,
+  section: FirewallSectionRecord,
+): FirewallSectionRecord {
+  const key = sectionKey(section.layer, section.id);
+  context.loaders.nsx.firewallSection.clear(key).prime(key, section);
+  context.loaders.nsx.distributedFirewall.clearAll();
+  return section;
 }
 
 export const Mutation: MutationResolvers = {
@@ -76,9 +90,28 @@ export const Mutation: MutationResolvers = {
     return { id, deleted: true };
   },
 
-  addVirtualServer(_root, { edgeId, input }, { clients, call }) {
+  async addVirtualServer(_root, { edgeId, input }, { clients, call, loaders }) {
     checkId(edgeId, 'edgeId');
-    return clients.nsx.addVirtualServer(call, edgeId, checkVirtualServerInput(input));
+    const server = await clients.nsx.addVirtualServer(call, edgeId, checkVirtualServerInput(input));
+    loaders.nsx.virtualServersByEdge.clear(edgeId);
+    return server;
+  },
+
+  async updateVirtualServer(_root, { edgeId, id, input }, { clients, call, loaders }) {
+    checkId(edgeId, 'edgeId');
+    checkId(id, 'id');
+    const draft = checkVirtualServerInput(input);
+    const server = await clients.nsx.updateVirtualServer(call, edgeId, id, draft);
+    loaders.nsx.virtualServersByEdge.clear(edgeId);
+    return server;
+  },
+
+  async deleteVirtualServer(_root, { edgeId, id }, { clients, call, loaders }) {
+    checkId(edgeId, 'edgeId');
+    checkId(id, 'id');
+    await clients.nsx.deleteVirtualServer(call, edgeId, id);
+    loaders.nsx.virtualServersByEdge.clear(edgeId);
+    return { id, deleted: true };
   },
 
   async forceSyncEdge(_root, { edgeId }, { clients, call }) {
@@ -109,5 +142,21 @@ export const Mutation: MutationResolvers = {
     checkId(ruleId, 'ruleId');
     const config = await removeFirewallRule(context.clients.nsx, context.call, portGroupId, ruleId);
     return primeFirewall(context, config);
+  },
+
+  async addFirewallSectionRule(_root, { sectionId, layer, rule }, context) {
+    checkId(sectionId, 'sectionId');
+    const draft = checkDfwRuleInput(rule);
+    const { clients, call } = context;
+    const section = await addSectionRule(clients.nsx, call, orLayer3(layer), sectionId, draft);
+    return primeSection(context, section);
+  },
+
+  async removeFirewallSectionRule(_root, { sectionId, layer, ruleId }, context) {
+    checkId(sectionId, 'sectionId');
+    checkId(ruleId, 'ruleId');
+    const { clients, call } = context;
+    const section = await removeSectionRule(clients.nsx, call, orLayer3(layer), sectionId, ruleId);
+    return primeSection(context, section);
   },
 };

@@ -1,4 +1,6 @@
 import type { Resolvers } from '../../generated/graphql.ts';
+import { DistributedFirewallRule } from './DistributedFirewallRule.ts';
+import { Edge } from './Edge.ts';
 import { FirewallConfig } from './FirewallConfig.ts';
 import { FirewallRule } from './FirewallRule.ts';
 import { IpSet } from './IpSet.ts';
@@ -16,4 +18,6 @@ export const networkResolvers: Resolvers = {
   VirtualServer,
   FirewallConfig,
   FirewallRule,
+  Edge,
+  DistributedFirewallRule,
 };

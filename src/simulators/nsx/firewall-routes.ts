@@ -5,6 +5,11 @@
  * wants `text/xml` (415) and `If-Match: "<generation>"` (missing: 428,
  * anything else: 412, or 409 by switch); new rules get ids; each write moves
  * the generation number on (upstream-facts.md, vShield App).
+ *
+ * Invented where the sources are silent, and documented as such: the 428 for
+ * a missing If-Match (the guide only says to send it), and the 400 for a
+ * `contextId` attribute that names another context than the path (the guide's
+ * example has them equal; an absent attribute is accepted).
  */
 import { sendEmpty } from '../sim-server.ts';
 import {
@@ -151,7 +156,8 @@ function replaceRuleset(call: SimCall, firewall: SimFirewall): void {
       'Exactly one <firewallConfiguration> is expected.',
     );
   }
-  if (attr(configuration, 'contextId') !== firewall.contextId) {
+  const contextId = attr(configuration, 'contextId');
+  if (contextId !== undefined && contextId !== firewall.contextId) {
     return sendError(call, 400, errorCodes.badRequest, `contextId must be ${firewall.contextId}.`);
   }
   const accepted = acceptRules(state, firewall, configuration);

@@ -5,6 +5,7 @@
  */
 import type { FaultSwitch } from '../faults.ts';
 import { hasBasicAuth, startSimServer, type RecordedRequest } from '../sim-server.ts';
+import { dfwRoutes } from './dfw-routes.ts';
 import { edgeRoutes } from './edge-routes.ts';
 import { firewallRoutes } from './firewall-routes.ts';
 import { servicesRoutes } from './services-routes.ts';
@@ -16,6 +17,7 @@ import {
   type ForcedFailure,
   type NsxSwitches,
   type SimCall,
+  type SimManager,
 } from './sim-context.ts';
 import { el, writeXml } from './sim-xml.ts';
 import { sendText } from '../sim-server.ts';
@@ -33,7 +35,21 @@ export interface NsxSimulatorOptions {
   users?: ReadonlyArray<{ username: string; password: string }>;
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: string; cert: string };
+  /**
+   * Which manager to be: `nsx-v` (NSX-v 6.4: edges under /api/4.0, the
+   * distributed firewall), `vcns` (vCNS 5.x: edges under /api/3.0, no
+   * distributed firewall) or `lab` (both edge versions and the distributed
+   * firewall beside vShield App's, so that every example runs on one
+   * simulator). Default `lab`.
+   */
+  manager?: 'nsx-v' | 'vcns' | 'lab';
 }
+
+const managers: Readonly<Record<'nsx-v' | 'vcns' | 'lab', SimManager>> = {
+  'nsx-v': { edgeApiVersions: ['4.0'], distributedFirewall: true, applicationFirewall: false },
+  vcns: { edgeApiVersions: ['3.0'], distributedFirewall: false, applicationFirewall: true },
+  lab: { edgeApiVersions: ['3.0', '4.0'], distributedFirewall: true, applicationFirewall: true },
+};
 
 export interface NsxSimulator {
   /** API root the gateway is configured with (the manager's base: `/api/...` is appended). */
@@ -79,10 +95,16 @@ function route(call: SimCall): void {
   const [api, version = '', area, ...rest] = call.segments;
   if (api !== 'api') return notFound(call, call.request.rawPath);
   if (version === '2.0' && area === 'services') return servicesRoutes(call, rest);
-  if (version === '2.0' && area === 'app' && rest[0] === 'firewall') {
+  if (
+    version === '2.0' &&
+    area === 'app' &&
+    rest[0] === 'firewall' &&
+    call.manager.applicationFirewall
+  ) {
     return firewallRoutes(call, rest.slice(1));
   }
   if (area === 'edges') return edgeRoutes(call, version, rest);
+  if (version === '4.0' && area === 'firewall') return dfwRoutes(call, rest);
   notFound(call, call.request.rawPath);
 }
 
@@ -90,6 +112,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
   const username = options.username ?? 'gateway';
   const password = options.password ?? 'simulator';
   let state = seedNsxState();
+  const manager = managers[options.manager ?? 'lab'];
   const switches: NsxSwitches = { ...defaultSwitches(), ...options.switches };
 
   const server = await startSimServer(
@@ -100,6 +123,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
       }
       const call: SimCall = {
         request,
+        manager,
         response,
         state,
         switches,

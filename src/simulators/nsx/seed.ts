@@ -37,6 +37,8 @@ export interface SimApplication {
 
 export interface SimEdge {
   id: string;
+  /** The `<edgeSummary>` the edge list and `…/summary` answer. */
+  summary: SimElement;
   /** `<virtualServer>` elements as stored, each with its `<virtualServerId>`. */
   virtualServers: SimElement[];
   forceSyncs: number;
@@ -49,16 +51,32 @@ export interface SimFirewall {
   configuration: SimElement;
 }
 
+/** A section of the NSX-v distributed firewall, as stored. */
+export interface SimSection {
+  layer: 'LAYER3' | 'LAYER2';
+  /** The `<section>` element; its generationNumber attribute is kept current. */
+  element: SimElement;
+}
+
+export interface SimDistributedFirewall {
+  /** Layer-3 sections first, each layer in rule-evaluation order. */
+  sections: SimSection[];
+  /** Rule changes refused because their If-Match was stale (412), for concurrency tests. */
+  staleRefusals: number;
+}
+
 export interface NsxState {
   scopes: SimScope[];
   ipSets: SimIpSet[];
   applications: SimApplication[];
   edges: SimEdge[];
   firewalls: SimFirewall[];
+  distributedFirewall: SimDistributedFirewall;
   nextIpSet: number;
   nextApplication: number;
   nextVirtualServer: number;
   nextRuleId: number;
+  nextDfwRuleId: number;
 }
 
 const vsmUuid = '42271168-863F-EAA7-C3FD-BCFED40B77BB';
@@ -124,6 +142,7 @@ const datacenterRules = `<firewallConfiguration contextId="datacenter-2">
   </layer2FirewallRule>
 </firewallConfiguration>`;
 
+/** loadbalancer-virtualserver-get.xml (RAML 6.4, the virtualServer-1 subtree of the load balancer PUT example). */
 const defaultVirtualServer = `<virtualServer>
   <virtualServerId>virtualServer-1</virtualServerId>
   <name>http_vip</name>
@@ -138,7 +157,130 @@ const defaultVirtualServer = `<virtualServer>
   <defaultPoolId>pool-1</defaultPoolId>
   <enableServiceInsertion>false</enableServiceInsertion>
   <accelerationEnabled>true</accelerationEnabled>
+  <vendorProfile>
+    <vendorTemplateId>577</vendorTemplateId>
+    <vendorTemplateName>F5</vendorTemplateName>
+    <profileAttributes>
+      <attribute>
+        <key>abcd</key>
+        <name>abcd</name>
+        <value>1234</value>
+      </attribute>
+    </profileAttributes>
+  </vendorProfile>
 </virtualServer>`;
+
+/**
+ * Edge summaries: edge-3 is the RAML 6.4 example of GET …/edges/{id}/summary
+ * (its recentJobInfo / allowedActions markup is mended: the example closes
+ * one with the other); edge-1 and edge-5 follow its shape.
+ */
+function edgeSummary(id: string, name: string, edgeType: string, extra: string): SimElement {
+  return readXml(`<edgeSummary>
+  <objectId>${id}</objectId>
+  <objectTypeName>Edge</objectTypeName>
+  <vsmUuid>423A993F-BEE6-1285-58F1-54E48D508D90</vsmUuid>
+  <nodeId>916287b3-761d-430b-8ab2-83878dfe3e7f</nodeId>
+  <revision>9</revision>
+  <type><typeName>Edge</typeName></type>
+  <name>${name}</name>
+  <clientHandle></clientHandle>
+  <extendedAttributes/>
+  <isUniversal>false</isUniversal>
+  <universalRevision>0</universalRevision>
+  <id>${id}</id>
+  <state>deployed</state>
+  <edgeType>${edgeType}</edgeType>
+  <datacenterMoid>datacenter-21</datacenterMoid>
+  <datacenterName>Datacenter Site A</datacenterName>
+  <tenantId>default</tenantId>
+  <apiVersion>4.0</apiVersion>${extra}
+  <localEgressEnabled>false</localEgressEnabled>
+</edgeSummary>`);
+}
+
+const capturedJobs = `
+  <recentJobInfo>
+    <jobId>jobdata-35884</jobId>
+    <status>SUCCESS</status>
+  </recentJobInfo>
+  <edgeStatus>GREEN</edgeStatus>
+  <allowedActions>
+    <string>Redeploy Edge</string>
+    <string>Change Edge Appliance Core Dump Configuration</string>
+    <string>Enable hypervisorAssist</string>
+    <string>Edit Highavailability</string>
+    <string>Edit Dns</string>
+    <string>Edit Syslog</string>
+    <string>Edit Automatic Rule Generation Settings</string>
+    <string>Disable SSH</string>
+    <string>Download Edge TechSupport Logs</string>
+  </allowedActions>`;
+
+/**
+ * The distributed firewall: the default sections of the RAML 6.4 example of
+ * GET /api/4.0/firewall/globalroot-0/config, with the example section 4
+ * (GET …/layer3sections/{id}) above the layer-3 default section, as user
+ * sections stand above it on a real manager.
+ */
+const dfwSections: Array<[SimSection['layer'], string]> = [
+  [
+    'LAYER3',
+    `<section id="4" name="TestSection" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="LAYER3">
+  <rule id="16" disabled="false" logged="true">
+    <name>okn-2</name>
+    <action>ALLOW</action>
+    <appliedToList>
+      <appliedTo><name>vm1 - Network adapter 1</name><value>5013bcd8-c666-1e28-c7a9-600da945954f.000</value><type>Vnic</type><isValid>true</isValid></appliedTo>
+      <appliedTo><name>Small XP-2</name><value>vm-126</value><type>VirtualMachine</type><isValid>true</isValid></appliedTo>
+    </appliedToList>
+    <sectionId>4</sectionId>
+    <sources excluded="false">
+      <source><name>Site B Datacenter</name><value>datacenter-57</value><type>Datacenter</type><isValid>true</isValid></source>
+      <source><value>10.112.1.1</value><type>Ipv4Address</type><isValid>true</isValid></source>
+    </sources>
+    <services>
+      <service><destinationPort>80</destinationPort><protocol>6</protocol><subProtocol>6</subProtocol></service>
+      <service><name>VMware-VDM2.x-Ephemeral</name><value>application-161</value><isValid>true</isValid></service>
+    </services>
+  </rule>
+  <rule id="12" disabled="true" logged="false">
+    <name>test-1</name>
+    <action>DENY</action>
+    <appliedToList>
+      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
+    </appliedToList>
+    <sectionId>4</sectionId>
+  </rule>
+</section>`,
+  ],
+  [
+    'LAYER3',
+    `<section id="2" name="defaultSectionLayer3" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="LAYER3">
+  <rule id="2" disabled="false" logged="false">
+    <name>Default Rule</name>
+    <action>DENY</action>
+    <appliedToList>
+      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
+    </appliedToList>
+    <sectionId>2</sectionId>
+  </rule>
+</section>`,
+  ],
+  [
+    'LAYER2',
+    `<section id="1" name="defaultSectionLayer2" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="LAYER2">
+  <rule id="1" disabled="false" logged="false">
+    <name>Default Rule</name>
+    <action>ALLOW</action>
+    <appliedToList>
+      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
+    </appliedToList>
+    <sectionId>1</sectionId>
+  </rule>
+</section>`,
+  ],
+];
 
 /** A fresh copy of the seed state. */
 export function seedNsxState(): NsxState {
@@ -178,7 +320,30 @@ export function seedNsxState(): NsxState {
       app('application-402', 'ICMP Echo', 'ICMP', 'echo-request', 'globalroot-0'),
       app('application-410', 'dc-west-ssh', 'TCP', '22', 'datacenter-2'),
     ],
-    edges: [{ id: 'edge-1', virtualServers: [readXml(defaultVirtualServer)], forceSyncs: 0 }],
+    edges: [
+      {
+        id: 'edge-1',
+        summary: edgeSummary('edge-1', 'Edge-Services-01', 'gatewayServices', ''),
+        virtualServers: [readXml(defaultVirtualServer)],
+        forceSyncs: 0,
+      },
+      {
+        id: 'edge-3',
+        summary: edgeSummary('edge-3', 'Perimeter-Gateway-01', 'gatewayServices', capturedJobs),
+        virtualServers: [],
+        forceSyncs: 0,
+      },
+      {
+        id: 'edge-5',
+        summary: edgeSummary('edge-5', 'Distributed-Router-01', 'distributedRouter', ''),
+        virtualServers: [],
+        forceSyncs: 0,
+      },
+    ],
+    distributedFirewall: {
+      sections: dfwSections.map(([layer, xml]) => ({ layer, element: readXml(xml) })),
+      staleRefusals: 0,
+    },
     firewalls: [
       {
         contextId: 'dvportgroup-63',
@@ -195,6 +360,7 @@ export function seedNsxState(): NsxState {
     nextApplication: 411,
     nextVirtualServer: 2,
     nextRuleId: 1005,
+    nextDfwRuleId: 17,
   };
 }
 

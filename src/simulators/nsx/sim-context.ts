@@ -1,4 +1,8 @@
-/** What every NSX simulator route receives, and the manager's ways of answering. */
+/**
+ * What every NSX simulator route receives, and the manager's ways of answering.
+ * A body of another media type is refused with 415 (the manager documents it,
+ * errors-appendix.md).
+ */
 import type { ServerResponse } from 'node:http';
 import { sendEmpty, sendText, type RecordedRequest } from '../sim-server.ts';
 import type { NsxState } from './seed.ts';
@@ -38,6 +42,12 @@ export interface NsxSwitches {
    * generation number moves on), so that POST is stale.
    */
   foreignFirewallWrites: number;
+  /**
+   * The same for distributed firewall sections: before each of the next N
+   * rule changes, another client adds a rule named `foreign change k` to
+   * that section first, so that change's If-Match is stale.
+   */
+  foreignSectionWrites: number;
 }
 
 export function defaultSwitches(): NsxSwitches {
@@ -50,11 +60,23 @@ export function defaultSwitches(): NsxSwitches {
     staleStatus: 412,
     forceSyncStatus: 204,
     foreignFirewallWrites: 0,
+    foreignSectionWrites: 0,
   };
+}
+
+/** What kind of manager the simulator is (fixed at start). */
+export interface SimManager {
+  /** Versions under which `/api/{v}/edges` is served: NSX-v 6.x has 4.0 only, vCNS 5.x 3.0 only. */
+  edgeApiVersions: readonly string[];
+  /** Whether `/api/4.0/firewall` (the NSX-v distributed firewall) exists. */
+  distributedFirewall: boolean;
+  /** Whether `/api/2.0/app/firewall` (vShield App, gone from NSX-v 6.4) exists. */
+  applicationFirewall: boolean;
 }
 
 export interface SimCall {
   request: RecordedRequest;
+  manager: SimManager;
   response: ServerResponse;
   state: NsxState;
   switches: NsxSwitches;
@@ -144,7 +166,7 @@ export function readBody(
   call: SimCall,
   rootTag: string,
   mediaTypes: readonly string[] = ['application/xml'],
-  mediaStatus = 400,
+  mediaStatus = 415,
 ): SimElement | undefined {
   if (!mediaTypes.includes(mediaType(call))) {
     sendError(

@@ -42,11 +42,11 @@ export function isPortList(value: string): boolean {
   });
 }
 
+/** Only TCP and UDP take lists and ranges; every other port protocol one port (vShield guide, PowerNSX). */
+const listProtocols = ['TCP', 'UDP'];
 const portProtocols = [
-  'TCP',
-  'UDP',
+  ...listProtocols,
   'FTP',
-  'TFTP',
   'MS_RPC_TCP',
   'MS_RPC_UDP',
   'SUN_RPC_TCP',
@@ -63,10 +63,12 @@ export function serviceElementProblem(
   sourcePort: string | undefined,
 ): string | undefined {
   if (portProtocols.includes(protocol)) {
-    if (value !== undefined && value !== '' && !isPortList(value))
-      return `Invalid port value ${value}.`;
-    if (sourcePort !== undefined && sourcePort !== '' && !isPortList(sourcePort)) {
-      return `Invalid source port value ${sourcePort}.`;
+    const acceptable = (ports: string) =>
+      isPortList(ports) && (listProtocols.includes(protocol) || /^\d+$/.test(ports.trim()));
+    if (value !== undefined && value !== '' && !acceptable(value))
+      return `Invalid port value ${value} for ${protocol}.`;
+    if (sourcePort !== undefined && sourcePort !== '' && !acceptable(sourcePort)) {
+      return `Invalid source port value ${sourcePort} for ${protocol}.`;
     }
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   seedCatalogItems,
   seedProviders,
@@ -132,7 +133,9 @@ export class CatalogState {
       '@type': 'CatalogItem',
       callbacks: null,
       dateCreated: now,
-      id: body.id,
+      // vRA gives a registered item an id of its own: the captured entitled
+      // item's id differs from its bindingId (upstream-facts.md, added 2026-11-24).
+      id: randomUUID(),
       isNoteworthy: false,
       providerBinding: {
         bindingId: body.id,

@@ -6,12 +6,14 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { BadUserInputError } from '../../errors.ts';
 import type {
+  DistributedFirewallRuleInput,
   FirewallRuleInput,
   IpSetInput,
   ServiceInput,
   VirtualServerInput,
 } from '../../generated/graphql.ts';
 import type {
+  DfwRuleDraft,
   IpSetDraft,
   RuleDraft,
   RulePart,
@@ -28,13 +30,15 @@ const longestText = 4096;
 
 /**
  * Application protocols of NSX services. Port protocols take `ports` and
- * `sourcePorts`; ICMP ones take an ICMP type name in `ports`; IGMP takes none.
+ * `sourcePorts`: TCP and UDP a list of ports and ranges, every other one a
+ * single port number (vShield guide; PowerNSX enforces it; a manager answers
+ * 400 otherwise). ICMP ones take an ICMP type name in `ports`; IGMP takes
+ * none. TFTP is left out: no source confirms it as a service protocol.
  */
+const listProtocols = new Set(['TCP', 'UDP']);
 const portProtocols = new Set([
-  'TCP',
-  'UDP',
+  ...listProtocols,
   'FTP',
-  'TFTP',
   'MS_RPC_TCP',
   'MS_RPC_UDP',
   'SUN_RPC_TCP',
@@ -173,6 +177,16 @@ function checkPorts(value: string, argument: string): string {
   return value;
 }
 
+function checkSinglePort(value: string, argument: string, protocol: string): string {
+  if (!/^\d{1,5}$/.test(value) || !isPortList(value)) {
+    throw new BadUserInputError(
+      `${argument} must be one port number (1-65535) for ${protocol}: only TCP and UDP take lists and ranges; got ${JSON.stringify(value)}.`,
+      argument,
+    );
+  }
+  return value;
+}
+
 // ---------------------------------------------------------------- inputs
 
 export function checkIpSetInput(input: IpSetInput, argument = 'input'): IpSetDraft {
@@ -194,8 +208,11 @@ export function checkServiceInput(input: ServiceInput, argument = 'input'): Serv
   }
   const { ports, sourcePorts } = input;
   if (portProtocols.has(protocol)) {
-    if (typeof ports === 'string') checkPorts(ports, `${argument}.ports`);
-    if (typeof sourcePorts === 'string') checkPorts(sourcePorts, `${argument}.sourcePorts`);
+    const check = listProtocols.has(protocol)
+      ? checkPorts
+      : (value: string, name: string) => checkSinglePort(value, name, protocol);
+    if (typeof ports === 'string') check(ports, `${argument}.ports`);
+    if (typeof sourcePorts === 'string') check(sourcePorts, `${argument}.sourcePorts`);
   } else {
     if (typeof sourcePorts === 'string') {
       throw new BadUserInputError(
@@ -260,11 +277,7 @@ export function checkVirtualServerInput(
   };
 }
 
-function checkPart(
-  name: 'source' | 'destination' | 'service',
-  value: unknown,
-  argument: string,
-): RulePart | null | undefined {
+function checkPart(name: string, value: unknown, argument: string): RulePart | null | undefined {
   if (value === undefined || value === null) return value;
   try {
     return { json: value, xml: jsonToElement(name, value) };
@@ -277,7 +290,22 @@ function checkPart(
   }
 }
 
+/**
+ * No confirmed example of the vShield App firewall has a `<service>` under a
+ * rule: applications go under `destination/application/applicationSetId`
+ * (the API guide's examples). So the gateway writes none; `service: null`
+ * still removes one a rule already has.
+ */
+function refuseService(value: unknown, argument: string): void {
+  if (value === null || value === undefined) return;
+  throw new BadUserInputError(
+    `${argument}.service cannot be written: no confirmed vShield App example has a <service> element under a rule. Name the service as destination: { application: { applicationSetId: "application-…" } } instead.`,
+    `${argument}.service`,
+  );
+}
+
 export function checkRuleInput(input: FirewallRuleInput, argument = 'rule'): RuleDraft {
+  refuseService(input.service, argument);
   const id = input.id ?? undefined;
   const precedence = input.precedence ?? 'default';
   return {
@@ -306,6 +334,36 @@ export function checkRuleInputs(inputs: readonly FirewallRuleInput[]): RuleDraft
     seen.add(draft.id);
   });
   return drafts;
+}
+
+const dfwActions = new Set(['allow', 'deny', 'reject']);
+
+/** A rule for a distributed firewall section; its JSON parts must have an XML form. */
+export function checkDfwRuleInput(
+  input: DistributedFirewallRuleInput,
+  argument = 'rule',
+): DfwRuleDraft {
+  const action = input.action.trim().toLowerCase();
+  if (!dfwActions.has(action)) {
+    throw new BadUserInputError(
+      `${argument}.action must be allow, deny or reject; got ${JSON.stringify(input.action)}.`,
+      `${argument}.action`,
+    );
+  }
+  const part = (name: 'sources' | 'destinations' | 'services' | 'appliedToList') =>
+    checkPart(name, input[name], argument) ?? undefined;
+  const name = input.name ?? undefined;
+  return {
+    name: name === undefined ? undefined : checkName(name, `${argument}.name`),
+    action,
+    disabled: input.disabled ?? false,
+    logged: input.logged ?? false,
+    notes: optionalText(input.notes, `${argument}.notes`) ?? undefined,
+    sources: part('sources'),
+    destinations: part('destinations'),
+    services: part('services'),
+    appliedToList: part('appliedToList'),
+  };
 }
 
 export function checkPosition(position: number | null | undefined): number | undefined {

@@ -1,6 +1,7 @@
 import type { GatewayConfig } from '../../gateway-config.ts';
+import { isNotFound } from '../../errors.ts';
 import { basicAuthorization } from '../../http/auth.ts';
-import { path } from '../../http/path.ts';
+import { path, type QueryValue } from '../../http/path.ts';
 import {
   UpstreamHttp,
   type CallContext,
@@ -9,16 +10,28 @@ import {
 } from '../../http/upstream-http.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
 import { checkId } from './checks.ts';
+import { readDistributedFirewall, readSection, sectionPathSegment } from './dfw-xml.ts';
 import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
+import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
 import { readNsxError } from './error-xml.ts';
 import { badResponse } from './fields.ts';
 import { generationFromEtag, readFirewallConfig } from './firewall-xml.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import { ipSetCreateXml, ipSetUpdateXml, readIpSet, readIpSetList } from './ip-set-xml.ts';
 import { readService, readServiceList, serviceCreateXml, serviceUpdateXml } from './service-xml.ts';
-import { createdVirtualServer, virtualServerXml } from './virtual-server-xml.ts';
+import {
+  readVirtualServer,
+  readVirtualServerList,
+  virtualServerUpdateXml,
+  virtualServerXml,
+  writtenVirtualServer,
+} from './virtual-server-xml.ts';
 import type {
+  DistributedFirewallRecord,
+  EdgeRecord,
   FirewallConfigRecord,
+  FirewallLayerName,
+  FirewallSectionRecord,
   IpSetRecord,
   ServiceRecord,
   VirtualServerRecord,
@@ -29,7 +42,7 @@ interface NsxRequest {
   method: HttpMethod;
   path: string;
   route: string;
-  query?: Readonly<Record<string, string | boolean>>;
+  query?: Readonly<Record<string, QueryValue>>;
   body?: XmlElement;
   /** Media type of the body; `application/xml` unless said otherwise. */
   contentType?: string;
@@ -37,6 +50,11 @@ interface NsxRequest {
 }
 
 const xmlMediaType = 'application/xml';
+
+/** Edges per page: the manager's maximum (RAML 6.4, nsxEdgesRead: 1-1024). */
+const edgePageSize = 1024;
+/** Pages read at the most for one edge list (over a million edges). */
+const maxEdgePages = 1024;
 
 /**
  * Typed calls to the network security manager (NSX / vCNS), on the corrected
@@ -48,6 +66,8 @@ export class NsxClient {
   readonly firewallWrites = new KeyedLock();
   readonly #http: UpstreamHttp;
   readonly #config: GatewayConfig['nsx'];
+  /** The edge API version found on the manager, once asked (see #edgeApiVersion). */
+  #discoveredEdgeVersion: Promise<string> | undefined;
 
   constructor(http: UpstreamHttp, config: GatewayConfig['nsx']) {
     this.#http = http;
@@ -161,28 +181,206 @@ export class NsxClient {
 
   // ------------------------------------------------------------ edges
 
+  /** Every edge, page by page (`GET /api/{v}/edges?startIndex=&pageSize=`). */
+  async listEdges(call: CallContext): Promise<EdgeRecord[]> {
+    const version = await this.#edgeApiVersion(call);
+    const edges: EdgeRecord[] = [];
+    for (let page = 0; page < maxEdgePages; page++) {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: path`/api/${version}/edges`,
+        route: '/api/{version}/edges',
+        query: { startIndex: edges.length, pageSize: edgePageSize },
+      });
+      const { edges: more, totalCount } = readEdgePage(this.#parse(response));
+      edges.push(...more);
+      if (more.length === 0 || totalCount === null || edges.length >= totalCount) return edges;
+    }
+    return edges;
+  }
+
+  /** `GET /api/{v}/edges/{edgeId}/summary`: the same `<edgeSummary>` the list holds. */
+  async getEdge(call: CallContext, edgeId: string): Promise<EdgeRecord> {
+    const version = await this.#edgeApiVersion(call);
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/summary`,
+      route: '/api/{version}/edges/{edgeId}/summary',
+    });
+    const root = this.#parse(response);
+    if (root.name !== 'edgeSummary') {
+      throw badResponse(`<edgeSummary> expected, got <${root.name}>`, response.status);
+    }
+    return readEdgeSummary(root);
+  }
+
+  async listVirtualServers(call: CallContext, edgeId: string): Promise<VirtualServerRecord[]> {
+    const version = await this.#edgeApiVersion(call);
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
+      route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
+    });
+    return readVirtualServerList(this.#parse(response));
+  }
+
   async addVirtualServer(
     call: CallContext,
     edgeId: string,
     draft: VirtualServerDraft,
   ): Promise<VirtualServerRecord> {
-    const version = this.#config.edgeApiVersion;
+    const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'POST',
       path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
       body: virtualServerXml(draft),
     });
-    return createdVirtualServer(draft, createdIdIfAny(response));
+    return writtenVirtualServer(draft, createdIdIfAny(response));
   }
 
-  /** `POST ?action=forcesync` with no body: the documented GET form is wrong (upstream-facts.md). */
+  /**
+   * Reads the virtual server and writes the draft over it, so that what the
+   * gateway does not model (vendor profiles, service insertion) is kept; the
+   * answer is what was written.
+   */
+  async updateVirtualServer(
+    call: CallContext,
+    edgeId: string,
+    id: string,
+    draft: VirtualServerDraft,
+  ): Promise<VirtualServerRecord> {
+    const version = await this.#edgeApiVersion(call);
+    const serverPath = path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`;
+    const route = '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}';
+    const current = readVirtualServer(
+      this.#parse(await this.#send(call, { method: 'GET', path: serverPath, route })),
+    );
+    if (current.xml === null) throw badResponse('a virtual server without its element');
+    const written = virtualServerUpdateXml(current.xml, draft);
+    await this.#send(call, { method: 'PUT', path: serverPath, route, body: written });
+    return { ...readVirtualServer(written), virtualServerId: current.virtualServerId ?? id };
+  }
+
+  async deleteVirtualServer(call: CallContext, edgeId: string, id: string): Promise<void> {
+    const version = await this.#edgeApiVersion(call);
+    await this.#send(call, {
+      method: 'DELETE',
+      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`,
+      route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}',
+    });
+  }
+
+  /**
+   * `POST ?action=forcesync` with no body: the documented GET form is wrong
+   * (upstream-facts.md, NSX). It still carries `Content-Type: application/xml`:
+   * the manager documents 415 for a POST without one.
+   */
   async forceSyncEdge(call: CallContext, edgeId: string): Promise<void> {
+    const version = await this.#edgeApiVersion(call);
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/${this.#config.edgeApiVersion}/edges/${checkId(edgeId, 'edgeId')}`,
+      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}`,
       route: '/api/{version}/edges/{edgeId}?action=forcesync',
       query: { action: 'forcesync' },
+      contentType: xmlMediaType,
+    });
+  }
+
+  /**
+   * The version segment of edge paths: NSX_EDGE_API_VERSION when set, else
+   * asked of the manager once per process. NSX-v 6.x serves edges under
+   * `/api/4.0` only, vCNS 5.x under `/api/3.0` only, so a one-edge read of
+   * `/api/4.0/edges` tells them apart: 404 means vCNS. A failed probe is not
+   * remembered.
+   */
+  #edgeApiVersion(call: CallContext): Promise<string> {
+    const configured = this.#config.edgeApiVersion;
+    if (configured !== undefined) return Promise.resolve(configured);
+    this.#discoveredEdgeVersion ??= this.#probeEdgeApiVersion(call).catch((error: unknown) => {
+      this.#discoveredEdgeVersion = undefined;
+      throw error;
+    });
+    return this.#discoveredEdgeVersion;
+  }
+
+  async #probeEdgeApiVersion(call: CallContext): Promise<string> {
+    try {
+      await this.#send(call, {
+        method: 'GET',
+        path: '/api/4.0/edges',
+        route: '/api/4.0/edges (edge API version probe)',
+        query: { startIndex: 0, pageSize: 1 },
+      });
+      return '4.0';
+    } catch (error) {
+      if (isNotFound(error)) return '3.0';
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------ distributed firewall (NSX-v 6.x)
+
+  async getDistributedFirewall(call: CallContext): Promise<DistributedFirewallRecord> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/api/4.0/firewall/globalroot-0/config',
+      route: '/api/4.0/firewall/globalroot-0/config',
+    });
+    return readDistributedFirewall(this.#parse(response), response.headers['etag']);
+  }
+
+  /** One section, with its ETag as the generation number. */
+  async getSection(
+    call: CallContext,
+    layer: FirewallLayerName,
+    sectionId: string,
+  ): Promise<FirewallSectionRecord> {
+    const segment = sectionPathSegment[layer];
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(sectionId, 'sectionId')}`,
+      route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}`,
+    });
+    const etag = response.headers['etag'];
+    return readSection(
+      this.#parse(response),
+      layer,
+      etag === undefined || etag === '' ? undefined : etag,
+    );
+  }
+
+  /**
+   * Adds a rule to a section against its generation number. The RAML's
+   * examples send If-Match unquoted; the number is stripped of the quotes
+   * that 6.4.5 and later put around the ETag (upstream-facts.md, NSX-v 6.x).
+   */
+  async postSectionRule(
+    call: CallContext,
+    section: FirewallSectionRecord,
+    rule: XmlElement,
+  ): Promise<void> {
+    const segment = sectionPathSegment[section.layer];
+    await this.#send(call, {
+      method: 'POST',
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(section.id, 'sectionId')}/rules`,
+      route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}/rules`,
+      body: rule,
+      headers: { 'if-match': section.generationNumber },
+    });
+  }
+
+  async deleteSectionRule(
+    call: CallContext,
+    section: FirewallSectionRecord,
+    ruleId: string,
+  ): Promise<void> {
+    const segment = sectionPathSegment[section.layer];
+    await this.#send(call, {
+      method: 'DELETE',
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(section.id, 'sectionId')}/rules/${checkId(ruleId, 'ruleId')}`,
+      route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}/rules/{ruleId}`,
+      headers: { 'if-match': section.generationNumber },
     });
   }
 
@@ -241,6 +439,8 @@ export class NsxClient {
     if (request.body !== undefined) {
       body = buildXml(request.body, { declaration: true });
       headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
+    } else if (request.contentType !== undefined) {
+      headers['content-type'] = request.contentType;
     }
     const authorization = this.#authorization(call);
     return this.#http.request(call, {

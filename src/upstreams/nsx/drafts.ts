@@ -57,3 +57,17 @@ export interface RuleDraft {
   destination: RulePart | null | undefined;
   service: RulePart | null | undefined;
 }
+
+/** A new rule of a distributed firewall section. */
+export interface DfwRuleDraft {
+  name: string | undefined;
+  /** Lower case, as the manager's rule examples spell it: allow, deny, reject. */
+  action: string;
+  disabled: boolean;
+  logged: boolean;
+  notes: string | undefined;
+  sources: RulePart | undefined;
+  destinations: RulePart | undefined;
+  services: RulePart | undefined;
+  appliedToList: RulePart | undefined;
+}

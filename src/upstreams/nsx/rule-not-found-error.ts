@@ -9,3 +9,13 @@ export class RuleNotFoundError extends GatewayError {
     });
   }
 }
+
+/** A rule id that a distributed firewall section does not hold (found on reading it, so no write was made). */
+export class SectionRuleNotFoundError extends GatewayError {
+  readonly code = 'NOT_FOUND';
+  constructor(ruleId: string, sectionId: string) {
+    super(`Firewall section ${sectionId} has no rule ${ruleId}.`, {
+      extensions: { code: 'NOT_FOUND', ruleId, sectionId },
+    });
+  }
+}

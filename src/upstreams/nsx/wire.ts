@@ -57,6 +57,8 @@ export interface VirtualServerRecord {
   connectionRateLimit: number | null;
   applicationProfileId: string | null;
   defaultPoolId: string | null;
+  /** The element as the manager sent it, when it was read (kept on update). */
+  xml: XmlElement | null;
 }
 
 export type FirewallLayerName = 'LAYER3' | 'LAYER2';
@@ -86,4 +88,45 @@ export interface FirewallConfigRecord {
   rules: FirewallRuleRecord[];
   /** The whole `<VshieldAppConfiguration>` document as the manager sent it. */
   document: XmlElement;
+}
+
+/** `<edgeSummary>` of `GET /api/{v}/edges` (NSX-v 6.x and vCNS 5.x). */
+export interface EdgeRecord {
+  id: string;
+  name: string | null;
+  /** `gatewayServices` or `distributedRouter` */
+  edgeType: string | null;
+  /** `edgeStatus` (GREEN, YELLOW, RED, GREY) when the manager gives it, else `state`. */
+  status: string | null;
+  datacenterName: string | null;
+}
+
+/** `<rule>` of an NSX-v distributed firewall section. */
+export interface DfwRuleRecord {
+  id: string | null;
+  name: string | null;
+  action: string;
+  disabled: boolean;
+  logged: boolean;
+  notes: string | null;
+  sources: XmlElement | null;
+  destinations: XmlElement | null;
+  services: XmlElement | null;
+  appliedToList: XmlElement | null;
+}
+
+/** `<section>` of the distributed firewall, with its generation number. */
+export interface FirewallSectionRecord {
+  id: string;
+  name: string;
+  layer: FirewallLayerName;
+  generationNumber: string;
+  rules: DfwRuleRecord[];
+}
+
+/** `GET /api/4.0/firewall/globalroot-0/config` */
+export interface DistributedFirewallRecord {
+  generationNumber: string;
+  /** Layer-3 sections first, each layer in the manager's order. */
+  sections: FirewallSectionRecord[];
 }

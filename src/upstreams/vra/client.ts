@@ -1,5 +1,9 @@
 import { credentialKey } from '../../credentials.ts';
-import { UnauthenticatedError, UpstreamStatusError } from '../../errors.ts';
+import {
+  UnauthenticatedError,
+  UpstreamBadResponseError,
+  UpstreamStatusError,
+} from '../../errors.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { bearerAuthorization } from '../../http/auth.ts';
 import { path } from '../../http/path.ts';
@@ -11,14 +15,7 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from '../../http/upstream-http.ts';
-import {
-  catalogItemFromRegistration,
-  decodeCatalogItem,
-  decodePage,
-  decodeProvider,
-  decodeToken,
-  parseJson,
-} from './decode.ts';
+import { decodeCatalogItem, decodePage, decodeProvider, decodeToken, parseJson } from './decode.ts';
 import { readVraErrorBody } from './error-body.ts';
 import { maxPageSize, type PageRequest } from './paging.ts';
 import { SharedCache } from './shared-cache.ts';
@@ -127,8 +124,9 @@ export class VraClient {
   /**
    * Registers (or updates) a provider catalog item: what publishes a blueprint.
    * vRA's answer is unconfirmed (upstream-facts.md): a body is mapped when it
-   * is a catalog item; with 201/204 and no body (or a body that is not an item)
-   * the item is built from what was sent, since the write did succeed.
+   * is a catalog item; with 201/204 and no body (or a body that is not an
+   * item) the item is read back by its binding, because vRA gives the item an
+   * id of its own, not the bindingId (upstream-facts.md, added 2026-11-24).
    * Registering changes no provider, so the shared provider list stays.
    */
   async registerCatalogItem(
@@ -156,7 +154,45 @@ export class VraClient {
         // fall through: the registration itself succeeded
       }
     }
-    return catalogItemFromRegistration(providerId, item);
+    return this.#registeredItem(call, providerId, item);
+  }
+
+  /**
+   * The catalog item registered for this provider and binding. Items are
+   * filtered by name (the `$filter` form vRA documents) and matched on the
+   * binding here.
+   */
+  async #registeredItem(
+    call: CallContext,
+    providerId: string,
+    item: WireProviderCatalogItem,
+  ): Promise<WireCatalogItem> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog-service/api/catalogItems',
+      route: '/catalog-service/api/catalogItems?$filter=name',
+      query: {
+        page: 1,
+        limit: maxPageSize,
+        $filter: `name eq '${item.name.replaceAll("'", "''")}'`,
+      },
+    });
+    const page = decodePage(parseJson(response.body, response.status), response.status, (raw, s) =>
+      decodeCatalogItem(raw, s),
+    );
+    const found = page.content.find(
+      (candidate) =>
+        candidate.providerBinding?.bindingId === item.id &&
+        candidate.providerBinding.providerRef?.id === providerId,
+    );
+    if (found === undefined) {
+      throw new UpstreamBadResponseError(
+        'vra',
+        `the registration was accepted, but no catalog item lists binding ${item.id}`,
+        response.status,
+      );
+    }
+    return found;
   }
 
   close(): Promise<void> {

@@ -4,7 +4,6 @@ import type {
   WireOrganization,
   WirePage,
   WireProvider,
-  WireProviderCatalogItem,
   WireRef,
   WireToken,
 } from './wire.ts';
@@ -155,23 +154,5 @@ export function decodePage<T>(
       number: metadata['number'] as number,
       offset: metadata['offset'] as number,
     },
-  };
-}
-
-/** The catalog item a registration produced, when vRA answers without a body (201 or 204). */
-export function catalogItemFromRegistration(
-  providerId: string,
-  body: WireProviderCatalogItem,
-): WireCatalogItem {
-  return {
-    id: body.id,
-    name: body.name,
-    description: body.description,
-    iconId: body.iconId,
-    catalogItemTypeRef: { id: body.catalogItemTypeId, label: null },
-    outputResourceTypeRef: { id: body.outputResourceTypeId, label: null },
-    organization: { ...body.organization },
-    providerBinding: { bindingId: body.id, providerRef: { id: providerId, label: null } },
-    forms: body.forms,
   };
 }

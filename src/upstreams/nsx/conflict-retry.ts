@@ -1,0 +1,52 @@
+/**
+ * Read-modify-write against a generation number: one cycle at a time per key
+ * in this process (a KeyedLock), and a cycle that the manager refuses as a
+ * concurrent change (409 or 412) starts again on a fresh read after a
+ * jittered pause, up to a bound. Serves the vShield App firewall and the
+ * NSX-v distributed firewall sections alike.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { isConflict } from '../../errors.ts';
+import { backoffMs } from '../../http/retry-policy.ts';
+import { ClientGoneError, type CallContext } from '../../http/upstream-http.ts';
+import type { KeyedLock } from './keyed-lock.ts';
+
+export interface ConflictRetry {
+  /** Read-modify-write cycles before a conflict is given up as CONFLICT. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  random: () => number;
+}
+
+export const defaultConflictRetry: ConflictRetry = {
+  attempts: 10,
+  baseDelayMs: 10,
+  maxDelayMs: 500,
+  random: Math.random,
+};
+
+/** Runs `cycle` (read, then write against what was read) until it is not refused as a conflict. */
+export async function retryOnConflict(
+  lock: KeyedLock,
+  key: string,
+  call: CallContext,
+  retry: ConflictRetry,
+  cycle: () => Promise<void>,
+): Promise<void> {
+  await lock.run(key, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await cycle();
+        return;
+      } catch (error) {
+        if (!isConflict(error) || attempt >= retry.attempts) throw error;
+      }
+      try {
+        await delay(backoffMs(retry, attempt, retry.random), undefined, { signal: call.signal });
+      } catch {
+        throw new ClientGoneError();
+      }
+    }
+  });
+}
