@@ -17,6 +17,7 @@ import { loadPersistedOperations, persistedOperations } from './plugins/persiste
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
+import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -95,6 +96,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       clientAuth(config.gatewayTokens, endpoint),
       requestLimits(config.limits, endpoint),
       operationLimits(config.limits),
+      subscriptionLimit(config.server.maxSubscriptionsPerClient, config.gatewayTokens.length > 0),
       ...(config.persistedOperationsFile === undefined
         ? []
         : [
