@@ -50,6 +50,12 @@ function withContractCode(result: ExecutionResult): ExecutionResult {
   return { ...result, errors };
 }
 
+/** The contract code an error carries, or the one the gateway gives it when it carries none. */
+export function contractCodeOf(error: GraphQLError): string {
+  const code = error.extensions['code'];
+  return typeof code === 'string' ? code : codeFor(error);
+}
+
 /** Gives every error in every result (subscriptions and refused requests included) a contract `extensions.code`. */
 export function errorCodes(): Plugin {
   const formatter = usePayloadFormatter((result: ExecutionResult) => {
