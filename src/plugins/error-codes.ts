@@ -33,6 +33,13 @@ const yogaRequestCodes = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/** The contract code an error carries, or the one the gateway gives it when it carries none. */
+export function contractCodeOf(error: GraphQLError): string {
+  const code = error.extensions['code'];
+  if (typeof code !== 'string') return codeFor(error);
+  return yogaRequestCodes.has(code) ? 'BAD_USER_INPUT' : code;
+}
+
 function withContractCode(result: ExecutionResult): ExecutionResult {
   if (result.errors === undefined) return result;
   const errors = result.errors.map((error) => {
@@ -48,12 +55,6 @@ function withContractCode(result: ExecutionResult): ExecutionResult {
     });
   });
   return { ...result, errors };
-}
-
-/** The contract code an error carries, or the one the gateway gives it when it carries none. */
-export function contractCodeOf(error: GraphQLError): string {
-  const code = error.extensions['code'];
-  return typeof code === 'string' ? code : codeFor(error);
 }
 
 /** Gives every error in every result (subscriptions and refused requests included) a contract `extensions.code`. */

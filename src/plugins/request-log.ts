@@ -84,22 +84,21 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
       requestInfo(request).operationName = params.operationName ?? undefined;
     },
     onExecute({ args }) {
-      const info = describeOperation(args);
-      return {
-        onExecuteDone({ result }) {
-          collectCodes(info, result);
-        },
-      };
+      describeOperation(args);
+    },
+    // Every answer that is not a stream (a stream's events are counted as they go):
+    // executed operations, and requests refused before or instead of running.
+    onResultProcess({ request, result }) {
+      if (isAsyncIterable(result)) return;
+      const info = requestInfo(request);
+      for (const each of Array.isArray(result) ? result : [result]) collectCodes(info, each);
     },
     onSubscribe({ args }) {
       const info = describeOperation(args);
       const { call } = args.contextValue as { call?: { signal: AbortSignal } };
       return {
         onSubscribeResult({ result }) {
-          if (!isAsyncIterable(result)) {
-            collectCodes(info, result);
-            return undefined;
-          }
+          if (!isAsyncIterable(result)) return undefined;
           const stream: StreamState = { events: 0, ended: undefined, finish: undefined };
           streams.set(info, stream);
           return {

@@ -188,3 +188,24 @@ describe('the log line of an operation whose variables do not fit', () => {
     expect(line?.errorCodes).toEqual([code]);
   });
 });
+
+describe('the log line of a request refused before it runs', () => {
+  it('carries the code the client got: a document that does not parse', async () => {
+    const answer = await stack.gql<any>('{ workflows(first: ', {}, { 'x-request-id': 'parse' });
+    expect(answer.errors?.[0]?.extensions?.['code']).toBe('GRAPHQL_PARSE_FAILED');
+    const line = lines.find((l) => l.msg === 'graphql request' && l.requestId === 'parse');
+    expect(line?.errorCodes).toEqual(['GRAPHQL_PARSE_FAILED']);
+  });
+
+  it('carries the code the client got: a request without a query', async () => {
+    const response = await stack.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'no-query' },
+      body: JSON.stringify({ variables: {} }),
+    });
+    const body = (await response.json()) as { errors: Array<{ extensions: { code: string } }> };
+    expect(body.errors[0]?.extensions.code).toBe('BAD_USER_INPUT');
+    const line = lines.find((l) => l.msg === 'graphql request' && l.requestId === 'no-query');
+    expect(line?.errorCodes).toEqual(['BAD_USER_INPUT']);
+  });
+});
