@@ -1,5 +1,5 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { requestInfo, type RequestInfo } from '../request-info.ts';
@@ -37,10 +37,6 @@ function collectCodes(info: RequestInfo, result: unknown): void {
   for (const error of (result as ExecutionResult).errors ?? []) {
     info.errorCodes.push(contractCodeOf(error));
   }
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
 /**

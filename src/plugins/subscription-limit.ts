@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { credentialKey } from '../credentials.ts';
+import { bearerTokenOf } from './client-auth.ts';
 
 /**
  * Who a subscription counts against: its gateway token when the gateway
@@ -10,14 +11,10 @@ import { credentialKey } from '../credentials.ts';
  */
 function clientOf(context: { request: Request; req?: IncomingMessage }, byToken: boolean): string {
   if (byToken) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(context.request.headers.get('authorization') ?? '');
-    if (token?.[1] !== undefined) return `token:${credentialKey(token[1])}`;
+    const token = bearerTokenOf(context.request.headers.get('authorization'));
+    if (token !== undefined) return `token:${credentialKey(token)}`;
   }
   return `address:${context.req?.socket.remoteAddress ?? 'unknown'}`;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
 /**

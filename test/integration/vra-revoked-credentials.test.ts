@@ -6,6 +6,7 @@ import {
   providerListCalls,
   tokenRequests,
   tokensPath,
+  userBearer,
 } from '../helpers/vra.ts';
 
 const alice = { username: 'alice@vsphere.local', password: 'alice-pw' };
@@ -24,16 +25,6 @@ async function stack(): Promise<Stack> {
   return s;
 }
 
-/** A vRA token of one of the simulator's users, obtained as a front-end would. */
-async function userBearer(s: Stack, user: { username: string; password: string }): Promise<string> {
-  const answer = await fetch(new URL(tokensPath, s.vra.url), {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ ...user, tenant: s.vra.tenant }),
-  });
-  return `Bearer ${((await answer.json()) as { id: string }).id}`;
-}
-
 async function revoke(s: Stack, bearer: string): Promise<void> {
   const token = bearer.slice('Bearer '.length);
   const answer = await fetch(new URL(`${tokensPath}/${token}`, s.vra.url), { method: 'DELETE' });
@@ -43,7 +34,7 @@ async function revoke(s: Stack, bearer: string): Promise<void> {
 describe('a credential vRA refuses', () => {
   it("loses its cached provider list: after a 401 to a user's bearer, the next provider lookup asks vRA again and is refused", async () => {
     const s = await stack();
-    const [aliceBearer, bobBearer] = [await userBearer(s, alice), await userBearer(s, bob)];
+    const [aliceBearer, bobBearer] = [await userBearer(s.vra, alice), await userBearer(s.vra, bob)];
     for (const bearer of [aliceBearer, bobBearer]) {
       const warm = await s.gql<any>(
         byName,
