@@ -88,6 +88,22 @@ export interface Config {
    * by hand. Real upstreams are not affected.
    */
   simulatorLatencyMs: number;
+  /** The HTTP server's own limits: slow clients, connection floods, subscriptions per client. */
+  server: ServerLimits;
+}
+
+/** Limits of the gateway's own HTTP server (see main.ts) and of the subscriptions one client may hold. */
+export interface ServerLimits {
+  /** The whole header block of a request must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request (headers and body) must arrive within this; an answer being streamed is not cut. */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; beyond it a new connection is closed at once. */
+  maxConnections: number;
+  /** Open subscriptions per client (its gateway token, else its address). */
+  maxSubscriptionsPerClient: number;
 }
 
 export class ConfigError extends Error {
@@ -150,9 +166,28 @@ export function loadConfig(env: Env): Config {
     persistedOperationsFile: checkedAllowList(read.readableFile('PERSISTED_OPERATIONS_FILE')),
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 600_000),
+    server: readServerLimits(read),
   };
   refuseOpenExposure(config);
   return config;
+}
+
+function readServerLimits(read: ReturnType<typeof reader>): ServerLimits {
+  const headersTimeoutMs = read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = read.integer('HTTP_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${requestTimeoutMs} < ${headersTimeoutMs})`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
+    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxSubscriptionsPerClient: read.integer('MAX_SUBSCRIPTIONS_PER_CLIENT', 20, 1, 100_000),
+  };
 }
 
 /** The allow-list file, once it is known to load (a bad one stops start-up here, not later). */

@@ -1,7 +1,7 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createLogger } from './observability/logger.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
 
 function readConfig(): Config {
   try {
@@ -14,6 +14,80 @@ function readConfig(): Config {
     throw error;
   }
 }
+
+/**
+ * The Node server with the limits that keep slow or idle clients from holding
+ * it: the header block and the whole request must arrive in time (checked
+ * often enough for the timeouts to mean what they say), idle kept-alive
+ * connections are closed, and connections beyond the cap are closed at once.
+ * The request timeout covers receiving the request only: an answer being
+ * streamed (a subscription) is not cut by it.
+ */
+function createHttpServer(
+  config: Config,
+  logger: Logger,
+  listener: (request: IncomingMessage, response: ServerResponse) => void,
+): Server {
+  const limits = config.server;
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, limits.headersTimeoutMs / 10)),
+    },
+    listener,
+  );
+  server.maxConnections = limits.maxConnections;
+  let dropped = 0;
+  let reported = 0;
+  server.on('drop', () => {
+    dropped += 1;
+    if (Date.now() - reported < 10_000) return;
+    reported = Date.now();
+    logger.warn(
+      { maxConnections: limits.maxConnections, droppedSoFar: dropped },
+      'connection refused: HTTP_MAX_CONNECTIONS connections are open',
+    );
+  });
+  return server;
+}
+
+/** Why listening failed, for the operator: names the variable to change, no stack trace. */
+function listenFailure(error: NodeJS.ErrnoException, config: Config): string {
+  const where = `${config.host}:${config.port}`;
+  if (error.code === 'EADDRINUSE') {
+    return `Cannot listen on ${where}: the port is already in use. Stop what listens there or set PORT to a free port.`;
+  }
+  if (error.code === 'EACCES') {
+    return `Cannot listen on ${where}: not allowed to use that port. Set PORT to a port above 1023 (or grant the permission).`;
+  }
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+    return `Cannot listen on ${where}: HOST is not an address of this machine.`;
+  }
+  return `Cannot listen on ${where} (PORT, HOST): ${error.code ?? error.message}.`;
+}
+
+/** Answered to any request other than /ready and /health that arrives while draining. */
+function refuseWhileDraining(response: ServerResponse): void {
+  response.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    connection: 'close',
+    'retry-after': '1',
+  });
+  response.end(
+    JSON.stringify({
+      errors: [
+        {
+          message: 'The gateway is shutting down: send the request again.',
+          extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+        },
+      ],
+    }),
+  );
+}
+
+const answeredWhileDraining = new Set(['/ready', '/health']);
 
 async function main(): Promise<void> {
   const config = readConfig();
@@ -36,36 +110,44 @@ async function main(): Promise<void> {
   // Responses in flight, so that a drain can tell each client to close its
   // connection after its answer: a kept-alive connection would hold the drain.
   const inFlight = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
+  let whenIdle: (() => void) | undefined;
+  const server = createHttpServer(config, logger, (request, response) => {
+    if (stopping) {
+      const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+      if (!answeredWhileDraining.has(pathname)) {
+        refuseWhileDraining(response);
+        request.resume();
+        return;
+      }
+      response.setHeader('connection', 'close');
+    }
     inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
-    if (stopping) response.setHeader('connection', 'close');
+    response.once('close', () => {
+      inFlight.delete(response);
+      if (inFlight.size === 0) whenIdle?.();
+    });
     gateway.requestListener(request, response);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    logger.fatal(
+      { port: config.port, host: config.host, code: (error as NodeJS.ErrnoException).code },
+      listenFailure(error as NodeJS.ErrnoException, config),
+    );
+    await Promise.allSettled([gateway.close(), simulators.close()]);
+    logger.flush(() => process.exit(1));
+    return;
+  }
   const { port } = server.address() as AddressInfo;
   const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info({ port }, `GraphQL gateway ready: GraphiQL at http://${shown}:${port}/graphql`);
 
-  const drain = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(
-      { signal, graceMs: config.shutdownGraceMs },
-      'draining: no new connections, finishing requests in flight',
-    );
-    gateway.readiness.draining = true;
-    for (const response of inFlight) {
-      if (!response.headersSent) response.setHeader('connection', 'close');
-    }
-    const force = setTimeout(() => {
-      logger.warn('grace period over: closing the connections still open');
-      server.closeAllConnections();
-    }, config.shutdownGraceMs);
-    force.unref();
+  const stop = (): void => {
+    whenIdle = undefined;
     server.close(() => {
       clearTimeout(force);
       void gateway
@@ -83,6 +165,34 @@ async function main(): Promise<void> {
         );
     });
     server.closeIdleConnections();
+  };
+  let force: NodeJS.Timeout | undefined;
+
+  // Draining: the port stays open so that /ready answers 503 (a load
+  // balancer's probe sees why) and any other new request gets a 503 it can
+  // retry elsewhere; requests in flight finish, then the port is closed.
+  const drain = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(
+      { signal, graceMs: config.shutdownGraceMs },
+      'draining: refusing new requests, finishing requests in flight',
+    );
+    gateway.readiness.draining = true;
+    for (const response of inFlight) {
+      if (!response.headersSent) response.setHeader('connection', 'close');
+    }
+    force = setTimeout(() => {
+      logger.warn('grace period over: closing the connections still open');
+      whenIdle = undefined;
+      server.closeAllConnections();
+      if (server.listening) stop();
+    }, config.shutdownGraceMs);
+    force.unref();
+    // An idle kept-alive connection would only bring a request to refuse.
+    server.closeIdleConnections();
+    if (inFlight.size === 0) stop();
+    else whenIdle = stop;
   };
   process.once('SIGTERM', () => drain('SIGTERM'));
   process.once('SIGINT', () => drain('SIGINT'));

@@ -18,6 +18,7 @@ import { loadPersistedOperations, persistedOperations } from './plugins/persiste
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
+import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -97,6 +98,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       requestLimits(config.limits, endpoint),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),
+      subscriptionLimit(config.server.maxSubscriptionsPerClient, config.gatewayTokens.length > 0),
       ...(config.persistedOperationsFile === undefined
         ? []
         : [

@@ -4,6 +4,11 @@ import { errorResponse, runsOperation } from './error-response.ts';
 
 const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerTokenOf(header: string | null): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+}
+
 /**
  * With GATEWAY_TOKENS set, every GraphQL operation must carry
  * `Authorization: Bearer <one of them>`; otherwise 401 before anything runs.
@@ -13,9 +18,9 @@ const digest = (token: string): Buffer => createHash('sha256').update(token, 'ut
 export function clientAuth(tokens: readonly string[], endpoint: string): Plugin {
   const allowed = tokens.map(digest);
   const accepts = (header: string | null): boolean => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (match?.[1] === undefined) return false;
-    const offered = digest(match[1]);
+    const token = bearerTokenOf(header);
+    if (token === undefined) return false;
+    const offered = digest(token);
     let found = false;
     for (const candidate of allowed) found = timingSafeEqual(candidate, offered) || found;
     return found;

@@ -33,6 +33,13 @@ const yogaRequestCodes = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/** The contract code an error carries, or the one the gateway gives it when it carries none. */
+export function contractCodeOf(error: GraphQLError): string {
+  const code = error.extensions['code'];
+  if (typeof code !== 'string') return codeFor(error);
+  return yogaRequestCodes.has(code) ? 'BAD_USER_INPUT' : code;
+}
+
 function withContractCode(result: ExecutionResult): ExecutionResult {
   if (result.errors === undefined) return result;
   const errors = result.errors.map((error) => {

@@ -15,7 +15,8 @@ export interface UpstreamReadiness {
   circuit: UpstreamHealth['circuit'];
   running: number;
   queued: number;
-  checkedAt: string;
+  /** When the state was probed; null when it never was (a drain before the first probe). */
+  checkedAt: string | null;
 }
 
 export interface Readiness {
@@ -42,13 +43,15 @@ export function createReadiness(upstreams: readonly Probeable[], intervalMs: num
   const readiness: Readiness = {
     draining: false,
     async check() {
-      if (last === undefined || Date.now() - last.at >= intervalMs) {
+      // While draining the answer is 503 whatever the upstreams say: no probe is awaited.
+      const stale = last === undefined || Date.now() - last.at >= intervalMs;
+      if (stale && !readiness.draining) {
         round ??= probeAll().finally(() => {
           round = undefined;
         });
         last = { at: Date.now(), up: await round };
       }
-      const checkedAt = new Date(last.at).toISOString();
+      const checkedAt = last === undefined ? null : new Date(last.at).toISOString();
       const entries = upstreams.map((u): [string, UpstreamReadiness] => [
         u.service,
         { state: last?.up.get(u.service) === true ? 'up' : 'down', ...u.health, checkedAt },

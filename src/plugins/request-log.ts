@@ -1,15 +1,77 @@
-import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { requestInfo } from '../request-info.ts';
+import { requestInfo, type RequestInfo } from '../request-info.ts';
+import { contractCodeOf } from './error-codes.ts';
+
+interface OperationArgs {
+  document: unknown;
+  operationName?: unknown;
+  contextValue: unknown;
+}
+
+/** What the log line of a subscription adds: how it ended and what it sent. */
+interface StreamState {
+  events: number;
+  ended: 'completed' | 'client-gone' | undefined;
+  /** Set once the response has started: writes the record when the stream ends. */
+  finish: (() => void) | undefined;
+}
+
+const streams = new WeakMap<RequestInfo, StreamState>();
+
+function describeOperation(args: OperationArgs): RequestInfo {
+  const context = args.contextValue as { request: Request };
+  const info = requestInfo(context.request);
+  const operation = getOperationAST(
+    args.document as DocumentNode,
+    args.operationName as string | undefined,
+  );
+  info.operationType = operation?.operation;
+  info.operationName ??= operation?.name?.value;
+  return info;
+}
+
+function collectCodes(info: RequestInfo, result: unknown): void {
+  for (const error of (result as ExecutionResult).errors ?? []) {
+    info.errorCodes.push(contractCodeOf(error));
+  }
+}
 
 /**
  * One log line and one metric per GraphQL request: request id (also sent back
  * as `X-Request-Id` and to every upstream), operation name and type, duration,
  * upstream call count and error codes. Never headers, variables or bodies.
+ * A subscription is recorded when it ends, with its whole life: duration,
+ * events sent, error codes, the upstream calls made for it, and whether it
+ * completed or its client went away.
  */
 export function requestLog(logger: Logger, metrics: Metrics): Plugin {
+  const record = (info: RequestInfo, status: number): void => {
+    const seconds = (performance.now() - info.startedAt) / 1000;
+    const failed = status >= 400 || info.errorCodes.length > 0;
+    const stream = streams.get(info);
+    metrics.observeOperation(
+      info.operationType ?? 'none',
+      info.operationName ?? 'anonymous',
+      failed ? 'error' : 'ok',
+      seconds,
+    );
+    logger.info(
+      {
+        requestId: info.requestId,
+        operationName: info.operationName ?? null,
+        operationType: info.operationType ?? null,
+        status,
+        durationMs: Math.round(seconds * 10000) / 10,
+        upstreamCalls: info.upstreamCalls,
+        ...(info.errorCodes.length > 0 ? { errorCodes: [...new Set(info.errorCodes)] } : {}),
+        ...(stream === undefined ? {} : { events: stream.events, ended: stream.ended }),
+      },
+      'graphql request',
+    );
+  };
   return {
     onRequest({ request }) {
       requestInfo(request);
@@ -18,20 +80,33 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
       requestInfo(request).operationName = params.operationName ?? undefined;
     },
     onExecute({ args }) {
-      const info = requestInfo((args.contextValue as { request: Request }).request);
-      const operation = getOperationAST(
-        args.document as DocumentNode,
-        args.operationName as string | undefined,
-      );
-      info.operationType = operation?.operation;
-      info.operationName ??= operation?.name?.value;
+      describeOperation(args);
+    },
+    // Every answer that is not a stream (a stream's events are counted as they go):
+    // executed operations, and requests refused before or instead of running.
+    onResultProcess({ request, result }) {
+      if (isAsyncIterable(result)) return;
+      const info = requestInfo(request);
+      for (const each of Array.isArray(result) ? result : [result]) collectCodes(info, each);
+    },
+    onSubscribe({ args }) {
+      const info = describeOperation(args);
+      const { call } = args.contextValue as { call?: { signal: AbortSignal } };
       return {
-        onExecuteDone({ result }) {
-          const errors = (result as { errors?: readonly GraphQLError[] }).errors ?? [];
-          for (const error of errors) {
-            const code = error.extensions['code'];
-            info.errorCodes.push(typeof code === 'string' ? code : 'UNKNOWN');
-          }
+        onSubscribeResult({ result }) {
+          if (!isAsyncIterable(result)) return undefined;
+          const stream: StreamState = { events: 0, ended: undefined, finish: undefined };
+          streams.set(info, stream);
+          return {
+            onNext({ result: event }) {
+              stream.events += 1;
+              collectCodes(info, event);
+            },
+            onEnd() {
+              stream.ended = call?.signal.aborted === true ? 'client-gone' : 'completed';
+              stream.finish?.();
+            },
+          };
         },
       };
     },
@@ -44,26 +119,12 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
       ) {
         return;
       }
-      const seconds = (performance.now() - info.startedAt) / 1000;
-      const failed = response.status >= 400 || info.errorCodes.length > 0;
-      metrics.observeOperation(
-        info.operationType ?? 'none',
-        info.operationName ?? 'anonymous',
-        failed ? 'error' : 'ok',
-        seconds,
-      );
-      logger.info(
-        {
-          requestId: info.requestId,
-          operationName: info.operationName ?? null,
-          operationType: info.operationType ?? null,
-          status: response.status,
-          durationMs: Math.round(seconds * 10000) / 10,
-          upstreamCalls: info.upstreamCalls,
-          ...(info.errorCodes.length > 0 ? { errorCodes: [...new Set(info.errorCodes)] } : {}),
-        },
-        'graphql request',
-      );
+      const stream = streams.get(info);
+      if (stream !== undefined && stream.ended === undefined) {
+        stream.finish = () => record(info, response.status);
+        return;
+      }
+      record(info, response.status);
     },
   };
 }

@@ -16,7 +16,8 @@ export interface RawExchange {
 }
 
 /**
- * Sends one HTTP/1.1 request over a plain socket (`Connection: close`) and
+ * Sends one HTTP/1.1 request (and `body`, whose length the caller declares) over a
+ * plain socket (`Connection: close`) and
  * records the raw answer, so that tests can see what a client library hides:
  * a Content-Length that is not honoured, a reset after the headers, a body in drips.
  */
@@ -24,6 +25,7 @@ export function rawRequest(
   url: URL,
   method: string,
   headers: Record<string, string> = {},
+  body?: string,
 ): Promise<RawExchange> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -78,6 +80,22 @@ export function rawRequest(
       'Connection: close',
       ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     ];
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    socket.write(`${lines.join('\r\n')}\r\n\r\n${body ?? ''}`);
   });
+}
+
+/** The body of an exchange, de-chunked when it came with `Transfer-Encoding: chunked`. */
+export function bodyText(exchange: RawExchange): string {
+  if (exchange.headers['transfer-encoding'] !== 'chunked') return exchange.body.toString('utf8');
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = exchange.body.indexOf('\r\n', at);
+    if (lineEnd < 0) break;
+    const size = Number.parseInt(exchange.body.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    parts.push(exchange.body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
 }

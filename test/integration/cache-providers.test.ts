@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { bearerOf, providerListCalls, providersPath, registerPuts } from '../helpers/vra.ts';
+import {
+  bearerOf,
+  providerListCalls,
+  providersPath,
+  registerPuts,
+  userBearer,
+} from '../helpers/vra.ts';
 
 const byName = `query ($name: String!) { providerByName(name: $name) { id name } }`;
 
@@ -19,17 +25,6 @@ const users = [
   { username: 'alice@vsphere.local', password: 'alice-pw' },
   { username: 'bob@vsphere.local', password: 'bob-pw' },
 ];
-
-/** A vRA token of one of the simulator's users, as a front-end would obtain and send it. */
-async function userBearer(s: Stack, user: { username: string; password: string }): Promise<string> {
-  const answer = await fetch(new URL('/identity/api/tokens', s.vra.url), {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ ...user, tenant: s.vra.tenant }),
-  });
-  expect(answer.status).toBe(200);
-  return `Bearer ${((await answer.json()) as { id: string }).id}`;
-}
 
 async function expectProvider(s: Stack, name: string, headers?: Record<string, string>) {
   const answer = await s.gql<any>(byName, { name }, headers);
@@ -81,7 +76,7 @@ describe('the provider list cache', () => {
 
   it('keeps one entry per credential: each user’s first operation goes to vRA with that user’s own bearer', async () => {
     const s = await stack();
-    const [alice, bob] = [await userBearer(s, users[0]!), await userBearer(s, users[1]!)];
+    const [alice, bob] = [await userBearer(s.vra, users[0]!), await userBearer(s.vra, users[1]!)];
     expect(s.vra.tokenUser(alice.slice('Bearer '.length))).toBe(users[0]!.username);
     expect(s.vra.tokenUser(bob.slice('Bearer '.length))).toBe(users[1]!.username);
 

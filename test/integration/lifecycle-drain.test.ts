@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, describe, it, type ExpectStatic } from 'vitest';
+import { bodyText, rawRequest } from '../helpers/raw-http.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { sleep } from '../helpers/wait.ts';
@@ -22,22 +23,28 @@ async function metric(base: string, sample: string): Promise<number> {
   return line === undefined ? Number.NaN : Number(line.slice(sample.length + 1));
 }
 
-/**
- * Resolves with whether a new connection gets an answer to `GET /health`. (The
- * kernel may complete a handshake while the listening socket is being closed;
- * such a connection is reset without an answer.)
- */
-function answersNewConnection(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n\r\n'));
-    socket.once('data', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(false));
-  });
+/** One request over a new connection: its status and JSON body. */
+async function onNewConnection(
+  port: number,
+  path: string,
+  init: { method?: string; body?: string } = {},
+): Promise<{ status: number | undefined; connection: string | undefined; body: any }> {
+  const headers: Record<string, string> =
+    init.body === undefined
+      ? {}
+      : { 'content-type': 'application/json', 'content-length': String(init.body.length) };
+  const exchange = await rawRequest(
+    new URL(`http://127.0.0.1:${port}${path}`),
+    init.method ?? 'GET',
+    headers,
+    init.body,
+  );
+  const text = bodyText(exchange);
+  return {
+    status: exchange.status,
+    connection: exchange.headers['connection'],
+    body: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 async function waitUntil(check: () => Promise<boolean>, expect: ExpectStatic): Promise<void> {
@@ -48,7 +55,7 @@ async function waitUntil(check: () => Promise<boolean>, expect: ExpectStatic): P
 }
 
 describe('SIGTERM', () => {
-  it('lets the request in flight finish with its data, refuses new connections, reports draining, then exits 0', async ({
+  it('lets the request in flight finish with its data, answers 503 to new requests (/ready included), then exits 0', async ({
     expect,
   }) => {
     // Every simulator answers 3 s late: the query below is in flight when SIGTERM comes.
@@ -71,7 +78,19 @@ describe('SIGTERM', () => {
 
     gateway.child.kill('SIGTERM');
     await gateway.waitForLog((line) => line.msg.startsWith('draining'));
-    expect(await answersNewConnection(port)).toBe(false);
+    // The port stays open while draining: a load balancer's probe reads 503, not a refused connection.
+    const probe = await onNewConnection(port, '/ready');
+    expect(probe.status).toBe(503);
+    expect(probe.body.status).toBe('draining');
+    expect(probe.connection).toBe('close');
+    expect((await onNewConnection(port, '/health')).status).toBe(200);
+    const late = await onNewConnection(port, '/graphql', {
+      method: 'POST',
+      body: JSON.stringify({ query: '{ workflows(first: 1) { totalCount } }' }),
+    });
+    expect(late.status).toBe(503);
+    expect(late.body.errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(late.connection).toBe('close');
 
     const answer = await query;
     expect(answer.status).toBe(200);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ExecutionWatcher,
   executionWatchKey,
+  type CallStats,
   type ExecutionEvent,
 } from '../../src/upstreams/vro/execution-watcher.ts';
 import type { ExecutionRecord, WireExecutionState } from '../../src/upstreams/vro/wire.ts';
@@ -24,8 +25,15 @@ function execution(state: WireExecutionState): ExecutionRecord {
 /** A fake upstream that answers the states of `script` in turn, then repeats the last. */
 function scripted(script: Array<WireExecutionState | Error>) {
   const calls: Array<{ requestId: string; signal: AbortSignal }> = [];
-  const fetch = (signal: AbortSignal, requestId: string): Promise<ExecutionRecord> => {
+  const fetch = (
+    signal: AbortSignal,
+    requestId: string,
+    stats: CallStats,
+  ): Promise<ExecutionRecord> => {
     calls.push({ signal, requestId });
+    // Each poll is one upstream attempt, a failed one two (a retry).
+    stats.upstreamCalls +=
+      script[Math.min(calls.length - 1, script.length - 1)] instanceof Error ? 2 : 1;
     const step = script[Math.min(calls.length - 1, script.length - 1)];
     if (step instanceof Error) return Promise.reject(step);
     return Promise.resolve(execution(step ?? 'running'));
@@ -137,5 +145,30 @@ describe('the execution watcher', () => {
     expect(executionWatchKey('w', 'e', 'alice')).not.toBe(executionWatchKey('w', 'e', 'bob'));
     expect(executionWatchKey('w', 'e', 'alice')).not.toBe(executionWatchKey('w', 'e2', 'alice'));
     expect(executionWatchKey('w,e', '', 'a')).not.toBe(executionWatchKey('w', 'e,', 'a'));
+  });
+
+  it('puts the calls of every poll to the account of each subscriber it served', async () => {
+    const watcher = new ExecutionWatcher(fast);
+    const upstream = scripted(['running', 'running', 'completed']);
+    const [early, late] = [{ upstreamCalls: 0 }, { upstreamCalls: 0 }];
+    const first = watcher.watch('k', upstream.fetch, early);
+    expect((await first.next()).value).toMatchObject({ execution: { state: 'running' } });
+    const second = watcher.watch('k', upstream.fetch, late);
+    await Promise.all([collect(first), collect(second)]);
+    expect(upstream.calls).toHaveLength(3);
+    expect(early.upstreamCalls).toBe(3);
+    // It joined after the first poll: the two after it were made for it too.
+    expect(late.upstreamCalls).toBe(2);
+  });
+
+  it('counts the calls of the poll that failed', async () => {
+    const watcher = new ExecutionWatcher(fast);
+    const upstream = scripted(['running', new Error('down')]);
+    const stats = { upstreamCalls: 0 };
+    expect(await collect(watcher.watch('k', upstream.fetch, stats))).toEqual([
+      'running',
+      'error: Error: down',
+    ]);
+    expect(stats.upstreamCalls).toBe(3);
   });
 });

@@ -63,15 +63,19 @@ const maxEdgePages = 1024;
  */
 export class NsxClient {
   /** This process's firewall writes, one at a time per context (see firewall-edit.ts). */
-  readonly firewallWrites = new KeyedLock();
+  readonly firewallWrites: KeyedLock;
   readonly #http: UpstreamHttp;
   readonly #config: GatewayConfig['nsx'];
   /** The edge API version found on the manager, once asked (see #edgeApiVersion). */
   #discoveredEdgeVersion: Promise<string> | undefined;
 
-  constructor(http: UpstreamHttp, config: GatewayConfig['nsx']) {
+  /** `firewallWaitMs`: how long a firewall write waits behind this process's others (UPSTREAM_TIMEOUT_MS). */
+  constructor(http: UpstreamHttp, config: GatewayConfig['nsx'], firewallWaitMs?: number) {
     this.#http = http;
     this.#config = config;
+    this.firewallWrites = new KeyedLock(
+      firewallWaitMs === undefined ? {} : { maxWaitMs: firewallWaitMs },
+    );
   }
 
   close(): Promise<void> {
@@ -512,5 +516,6 @@ export function createNsxClient(config: GatewayConfig, hooks: UpstreamHooks = {}
   return new NsxClient(
     new UpstreamHttp({ ...upstreamHttpOptions(config, 'nsx', hooks), readErrorBody: readNsxError }),
     config.nsx,
+    config.upstreamTimeoutMs,
   );
 }

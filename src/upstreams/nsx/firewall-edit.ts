@@ -5,7 +5,7 @@
  * the rest back untouched; a concurrent change (409 or 412) starts the cycle
  * again on the fresh ruleset after a jittered pause, up to a bound.
  */
-import { BadUserInputError, isConflict } from '../../errors.ts';
+import { BadUserInputError, isConflict, UpstreamTimeoutError } from '../../errors.ts';
 import { ClientGoneError, type CallContext } from '../../http/upstream-http.ts';
 import type { RuleDraft } from './drafts.ts';
 import {
@@ -16,7 +16,7 @@ import {
   replaceRule,
   ruleXml,
 } from './firewall-xml.ts';
-import type { KeyedLock } from './keyed-lock.ts';
+import { LockWaitAbortedError, LockWaitTimeoutError, type KeyedLock } from './keyed-lock.ts';
 import { RuleNotFoundError } from './rule-not-found-error.ts';
 import type { FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
 import type { XmlElement } from './xml.ts';
@@ -76,7 +76,7 @@ export async function replaceFirewallRules(
   drafts: readonly RuleDraft[],
   generationNumber: string | undefined,
 ): Promise<FirewallConfigRecord> {
-  await store.firewallWrites.run(contextId, async () => {
+  await serialised(store, call, contextId, async () => {
     const current = await store.getFirewall(call, contextId);
     const rules = drafts.map((draft) =>
       draft.id === undefined
@@ -147,7 +147,7 @@ async function editFirewall(
   retry: RetryOptions,
   edit: (current: FirewallConfigRecord) => XmlElement,
 ): Promise<FirewallConfigRecord> {
-  await store.firewallWrites.run(contextId, async () => {
+  await serialised(store, call, contextId, async () => {
     for (let attempt = 1; ; attempt++) {
       const current = await store.getFirewall(call, contextId);
       try {
@@ -161,6 +161,29 @@ async function editFirewall(
     }
   });
   return store.getFirewall(call, contextId);
+}
+
+/**
+ * Runs `work` once this process's earlier writes of the context are through.
+ * The wait is bounded like an upstream call: a write queued behind others
+ * against a hung manager answers UPSTREAM_TIMEOUT after UPSTREAM_TIMEOUT_MS
+ * instead of waiting for each of them in turn, and a client that goes away
+ * leaves the queue.
+ */
+async function serialised(
+  store: FirewallStore,
+  call: CallContext,
+  contextId: string,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await store.firewallWrites.run(contextId, work, call.signal);
+  } catch (error) {
+    if (error instanceof LockWaitTimeoutError)
+      throw new UpstreamTimeoutError('nsx', error.waitedMs);
+    if (error instanceof LockWaitAbortedError) throw new ClientGoneError();
+    throw error;
+  }
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -211,11 +211,31 @@ export class VraClient {
     try {
       return await this.#http.request(call, this.#withHeaders(request, first.header));
     } catch (error) {
-      if (!(error instanceof UpstreamStatusError && error.status === 401)) throw error;
-      if (first.token === undefined) throw error;
+      if (!isUnauthorized(error)) throw error;
+      if (first.token === undefined) {
+        // The user's own bearer was refused (expired, revoked): nothing cached for it may serve again.
+        this.#forgetCredential(call);
+        throw error;
+      }
       const renewed = await this.#authorization(call, first.token);
-      return this.#http.request(call, this.#withHeaders(request, renewed.header));
+      try {
+        return await this.#http.request(call, this.#withHeaders(request, renewed.header));
+      } catch (again) {
+        if (isUnauthorized(again)) {
+          // Refused with a brand-new token too: the service account itself is refused.
+          if (this.#credential !== undefined && renewed.token !== undefined) {
+            this.#tokens.reject(this.#credential, renewed.token);
+          }
+          this.#forgetCredential(call);
+        }
+        throw again;
+      }
     }
+  }
+
+  /** Drops what is cached for the call's credential (its provider list), after vRA refused it. */
+  #forgetCredential(call: CallContext): void {
+    this.#providerCache?.delete(credentialKey(call.credentials?.vra));
   }
 
   /** The seam, for readiness and metrics. */
@@ -321,4 +341,8 @@ export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}
       providerCacheTtlMs: config.providerCacheTtlMs,
     },
   );
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof UpstreamStatusError && error.status === 401;
 }

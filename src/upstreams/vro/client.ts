@@ -186,12 +186,17 @@ export class VroClient {
       credentialKey(this.#authorization(call)),
     );
     const credentials = call.credentials;
-    return this.#watcher.watch(key, (signal, requestId) =>
-      this.getExecution(
-        credentials === undefined ? { signal, requestId } : { signal, requestId, credentials },
-        workflowId,
-        executionId,
-      ),
+    return this.#watcher.watch(
+      key,
+      (signal, requestId, stats) =>
+        this.getExecution(
+          credentials === undefined
+            ? { signal, requestId, stats }
+            : { signal, requestId, stats, credentials },
+          workflowId,
+          executionId,
+        ),
+      call.stats,
     );
   }
 

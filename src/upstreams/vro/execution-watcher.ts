@@ -4,8 +4,21 @@ import { terminalStates, type ExecutionRecord } from './wire.ts';
 /** What a watcher emits: the execution, or the error that ended the watch. */
 export type ExecutionEvent = { execution: ExecutionRecord } | { error: unknown };
 
-/** Reads the execution once; `signal` aborts when the last subscriber leaves. */
-export type ExecutionFetch = (signal: AbortSignal, requestId: string) => Promise<ExecutionRecord>;
+/** Counts upstream call attempts (a request's, for its log line and metrics). */
+export interface CallStats {
+  upstreamCalls: number;
+}
+
+/**
+ * Reads the execution once; `signal` aborts when the last subscriber leaves;
+ * `stats` counts the attempts the read made (they are put to the account of
+ * every subscriber it serves).
+ */
+export type ExecutionFetch = (
+  signal: AbortSignal,
+  requestId: string,
+  stats: CallStats,
+) => Promise<ExecutionRecord>;
 
 export interface WatcherOptions {
   /** First delay between polls, and the delay after a change. */
@@ -42,8 +55,15 @@ export class ExecutionWatcher {
     this.#maxDelayMs = options.maxDelayMs ?? 5000;
   }
 
-  /** Subscribes to the execution under `key`; `fetch` is used only when no poller exists yet. */
-  watch(key: string, fetch: ExecutionFetch): AsyncIterableIterator<ExecutionEvent> {
+  /**
+   * Subscribes to the execution under `key`; `fetch` is used only when no
+   * poller exists yet. The polls made while subscribed count in `stats`.
+   */
+  watch(
+    key: string,
+    fetch: ExecutionFetch,
+    stats?: CallStats,
+  ): AsyncIterableIterator<ExecutionEvent> {
     let poller = this.#pollers.get(key);
     if (poller === undefined) {
       const created = new Poller(fetch, this.#minDelayMs, this.#maxDelayMs, () => {
@@ -51,11 +71,11 @@ export class ExecutionWatcher {
       });
       this.#pollers.set(key, created);
       poller = created;
-      const subscription = poller.subscribe();
+      const subscription = poller.subscribe(stats);
       created.start();
       return subscription;
     }
-    return poller.subscribe();
+    return poller.subscribe(stats);
   }
 
   /** Number of executions being polled. */
@@ -90,8 +110,8 @@ class Poller {
     this.#onStop = onStop;
   }
 
-  subscribe(): AsyncIterableIterator<ExecutionEvent> {
-    const subscriber = new Subscriber(() => {
+  subscribe(stats?: CallStats): AsyncIterableIterator<ExecutionEvent> {
+    const subscriber = new Subscriber(stats, () => {
       this.#subscribers.delete(subscriber);
       if (this.#subscribers.size === 0) this.stop();
     });
@@ -115,14 +135,17 @@ class Poller {
 
   async #poll(): Promise<void> {
     let execution: ExecutionRecord;
+    const stats: CallStats = { upstreamCalls: 0 };
     try {
-      execution = await this.#fetch(this.#controller.signal, this.#requestId);
+      execution = await this.#fetch(this.#controller.signal, this.#requestId, stats);
     } catch (error) {
+      this.#account(stats);
       if (this.#stopped) return;
       for (const subscriber of this.#subscribers) subscriber.push({ error });
       this.stop();
       return;
     }
+    this.#account(stats);
     if (this.#stopped) return;
     const changed = this.#last?.state !== execution.state;
     this.#last = execution;
@@ -138,17 +161,28 @@ class Poller {
     }
     this.#timer = setTimeout(() => void this.#poll(), changed ? this.#minDelayMs : this.#delayMs);
   }
+
+  /** Puts one poll's calls to the account of every subscriber it served. */
+  #account(stats: CallStats): void {
+    for (const subscriber of this.#subscribers) subscriber.count(stats.upstreamCalls);
+  }
 }
 
 /** An async iterator fed by its poller; `return()` (the client left) unsubscribes. */
 class Subscriber implements AsyncIterableIterator<ExecutionEvent> {
   readonly #queue: ExecutionEvent[] = [];
   readonly #leave: () => void;
+  readonly #stats: CallStats | undefined;
   #waiting: ((result: IteratorResult<ExecutionEvent>) => void) | undefined;
   #ended = false;
 
-  constructor(leave: () => void) {
+  constructor(stats: CallStats | undefined, leave: () => void) {
+    this.#stats = stats;
     this.#leave = leave;
+  }
+
+  count(upstreamCalls: number): void {
+    if (this.#stats !== undefined) this.#stats.upstreamCalls += upstreamCalls;
   }
 
   push(event: ExecutionEvent): void {

@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../helpers/raw-http.ts';
+import { SseSubscription } from '../helpers/sse.ts';
+import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
+import { sleep } from '../helpers/wait.ts';
+
+const started: SpawnedGateway[] = [];
+const sockets: Socket[] = [];
+afterAll(() => {
+  for (const socket of sockets) socket.destroy();
+  for (const gateway of started) gateway.kill();
+});
+
+async function start(
+  env: Record<string, string>,
+): Promise<{ gateway: SpawnedGateway; port: number }> {
+  const gateway = spawnGateway({ PORT: '0', LOG_LEVEL: 'info', ...env });
+  started.push(gateway);
+  return { gateway, port: await gateway.port() };
+}
+
+/** A connection that has been accepted and sends nothing (or only what the test writes). */
+async function openConnection(port: number): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return socket;
+}
+
+/** Resolves with what the server sent before it closed the connection, and when it closed it. */
+function closing(socket: Socket): Promise<{ received: string; at: number }> {
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+  });
+  return new Promise((resolve) =>
+    socket.once('close', () => resolve({ received, at: Date.now() })),
+  );
+}
+
+const health = (port: number) => rawRequest(new URL(`http://127.0.0.1:${port}/health`), 'GET');
+
+describe('the HTTP server’s limits', () => {
+  it('closes a connection whose headers trickle in slower than HTTP_HEADERS_TIMEOUT_MS (408), while other requests are served', async () => {
+    const { port } = await start({ HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    const socket = await openConnection(port);
+    const closed = closing(socket);
+    const opened = Date.now();
+    socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n');
+    // One header byte every 100 ms: the connection is never idle, the header block never ends.
+    const drip = setInterval(() => socket.write('x'), 100);
+    try {
+      expect((await health(port)).status).toBe(200);
+      const { received, at } = await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(at - opened).toBeGreaterThanOrEqual(900);
+      // The timeout, plus the server's check interval (a tenth of it) and some slack.
+      expect(at - opened).toBeLessThan(2500);
+    } finally {
+      clearInterval(drip);
+    }
+  });
+
+  it('closes connections beyond HTTP_MAX_CONNECTIONS at once, and serves again when one goes', async () => {
+    const { port, gateway } = await start({ HTTP_MAX_CONNECTIONS: '4' });
+    const held = [
+      await openConnection(port),
+      await openConnection(port),
+      await openConnection(port),
+    ];
+    // Three idle connections held: a fourth, ordinary request is served.
+    expect((await health(port)).status).toBe(200);
+
+    held.push(await openConnection(port));
+    await sleep(50);
+    const over = await health(port).catch(() => ({ status: undefined, ended: 'refused' }));
+    expect(over.status).toBeUndefined();
+
+    held[0]?.destroy();
+    await sleep(100);
+    expect((await health(port)).status).toBe(200);
+    await gateway.waitForLog((line) => line.msg.includes('HTTP_MAX_CONNECTIONS'));
+  });
+
+  it('closes a request whose body trickles in beyond HTTP_REQUEST_TIMEOUT_MS (408)', async () => {
+    const { port } = await start({
+      HTTP_HEADERS_TIMEOUT_MS: '300',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+    });
+    const socket = await openConnection(port);
+    const closed = closing(socket);
+    const opened = Date.now();
+    socket.write(
+      'POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{',
+    );
+    const drip = setInterval(() => socket.write(' '), 100);
+    try {
+      const { received, at } = await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(at - opened).toBeGreaterThanOrEqual(900);
+      expect(at - opened).toBeLessThan(2500);
+    } finally {
+      clearInterval(drip);
+    }
+  });
+
+  it('does not cut a subscription that outlives HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const { port } = await start({
+      HTTP_HEADERS_TIMEOUT_MS: '300',
+      HTTP_REQUEST_TIMEOUT_MS: '300',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const workflowId = 'aefcfad8-efc8-4849-b3aa-7efe4458a885';
+    const run = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `mutation { runWorkflow(workflowId: "${workflowId}") { execution { id } } }`,
+      }),
+    });
+    const ran = (await run.json()) as { data: { runWorkflow: { execution: { id: string } } } };
+    const opened = Date.now();
+    const subscription = await SseSubscription.open(
+      base,
+      `subscription($w: ID!, $e: ID!) { workflowExecution(workflowId: $w, executionId: $e) { state } }`,
+      { w: workflowId, e: ran.data.runWorkflow.execution.id },
+    );
+    expect(subscription.status).toBe(200);
+    const states: string[] = [];
+    for (let event = await subscription.next(); event?.event === 'next';) {
+      states.push(event.data.data.workflowExecution.state as string);
+      event = await subscription.next();
+    }
+    // The built-in simulator takes about 2 s per step: many times the request timeout.
+    expect(Date.now() - opened).toBeGreaterThan(1000);
+    expect(states.at(-1)).toBe('COMPLETED');
+  });
+});
+
+describe('start-up on a port in use', () => {
+  let occupier: Server;
+  afterAll(async () => {
+    await new Promise((resolve) => occupier.close(resolve));
+  });
+
+  it('stops with exit code 1 and a message that names PORT, not a stack trace', async () => {
+    occupier = createServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = occupier.address() as AddressInfo;
+    const gateway = spawnGateway({ PORT: String(port), LOG_LEVEL: 'info' });
+    started.push(gateway);
+    expect(await gateway.exited).toBe(1);
+    const failure = gateway.logs().find((line) => line.msg.startsWith('Cannot listen'));
+    expect(failure?.msg).toContain(`127.0.0.1:${port}`);
+    expect(failure?.msg).toContain('already in use');
+    expect(failure?.msg).toContain('PORT');
+    const output = [...gateway.stdout, ...gateway.stderr].join('\n');
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(output).not.toContain('EADDRINUSE: address already in use');
+  });
+});
