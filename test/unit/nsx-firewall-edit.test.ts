@@ -7,8 +7,8 @@ import {
   removeFirewallRule,
   replaceFirewallRules,
   type FirewallStore,
-  type RetryOptions,
 } from '../../src/upstreams/nsx/firewall-edit.ts';
+import type { ConflictRetry } from '../../src/upstreams/nsx/conflict-retry.ts';
 import { readFirewallConfig } from '../../src/upstreams/nsx/firewall-xml.ts';
 import { KeyedLock } from '../../src/upstreams/nsx/keyed-lock.ts';
 import { RuleNotFoundError } from '../../src/upstreams/nsx/rule-not-found-error.ts';
@@ -50,7 +50,7 @@ class FakeStore implements FirewallStore {
 }
 
 const call: CallContext = { signal: new AbortController().signal, requestId: 'test' };
-const fast: RetryOptions = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2, random: () => 0 };
+const fast: ConflictRetry = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2, random: () => 0 };
 const rule = (notes: string, extra: Record<string, unknown> = {}) =>
   checkRuleInput({ action: 'allow', notes, ...extra });
 

@@ -6,10 +6,10 @@
  * NSX-v distributed firewall sections alike.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { isConflict } from '../../errors.ts';
+import { isConflict, UpstreamTimeoutError } from '../../errors.ts';
 import { backoffMs } from '../../http/retry-policy.ts';
 import { ClientGoneError, type CallContext } from '../../http/upstream-http.ts';
-import type { KeyedLock } from './keyed-lock.ts';
+import { LockWaitAbortedError, LockWaitTimeoutError, type KeyedLock } from './keyed-lock.ts';
 
 export interface ConflictRetry {
   /** Read-modify-write cycles before a conflict is given up as CONFLICT. */
@@ -34,7 +34,7 @@ export async function retryOnConflict(
   retry: ConflictRetry,
   cycle: () => Promise<void>,
 ): Promise<void> {
-  await lock.run(key, async () => {
+  await serialised(lock, key, call, async () => {
     for (let attempt = 1; ; attempt++) {
       try {
         await cycle();
@@ -49,4 +49,27 @@ export async function retryOnConflict(
       }
     }
   });
+}
+
+/**
+ * Runs `work` once this process's earlier writes of the key are through. The
+ * wait is bounded like an upstream call: a write queued behind others against
+ * a hung manager answers UPSTREAM_TIMEOUT after UPSTREAM_TIMEOUT_MS instead
+ * of waiting for each of them in turn, and a client that goes away leaves
+ * the queue.
+ */
+export async function serialised(
+  lock: KeyedLock,
+  key: string,
+  call: CallContext,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await lock.run(key, work, call.signal);
+  } catch (error) {
+    if (error instanceof LockWaitTimeoutError)
+      throw new UpstreamTimeoutError('nsx', error.waitedMs);
+    if (error instanceof LockWaitAbortedError) throw new ClientGoneError();
+    throw error;
+  }
 }

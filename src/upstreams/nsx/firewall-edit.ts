@@ -5,8 +5,14 @@
  * the rest back untouched; a concurrent change (409 or 412) starts the cycle
  * again on the fresh ruleset after a jittered pause, up to a bound.
  */
-import { BadUserInputError, isConflict, UpstreamTimeoutError } from '../../errors.ts';
-import { ClientGoneError, type CallContext } from '../../http/upstream-http.ts';
+import { BadUserInputError } from '../../errors.ts';
+import type { CallContext } from '../../http/upstream-http.ts';
+import {
+  defaultConflictRetry,
+  retryOnConflict,
+  serialised,
+  type ConflictRetry,
+} from './conflict-retry.ts';
 import type { RuleDraft } from './drafts.ts';
 import {
   insertRule,
@@ -16,7 +22,7 @@ import {
   replaceRule,
   ruleXml,
 } from './firewall-xml.ts';
-import { LockWaitAbortedError, LockWaitTimeoutError, type KeyedLock } from './keyed-lock.ts';
+import type { KeyedLock } from './keyed-lock.ts';
 import { RuleNotFoundError } from './rule-not-found-error.ts';
 import type { FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
 import type { XmlElement } from './xml.ts';
@@ -32,21 +38,6 @@ export interface FirewallStore {
   /** Serialises this process's writes per context. */
   readonly firewallWrites: KeyedLock;
 }
-
-export interface RetryOptions {
-  /** Read-modify-write cycles before a conflict is given up as CONFLICT. */
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  random: () => number;
-}
-
-export const defaultRetry: RetryOptions = {
-  attempts: 10,
-  baseDelayMs: 10,
-  maxDelayMs: 500,
-  random: Math.random,
-};
 
 function currentRule(
   config: FirewallConfigRecord,
@@ -76,7 +67,7 @@ export async function replaceFirewallRules(
   drafts: readonly RuleDraft[],
   generationNumber: string | undefined,
 ): Promise<FirewallConfigRecord> {
-  await serialised(store, call, contextId, async () => {
+  await serialised(store.firewallWrites, contextId, call, async () => {
     const current = await store.getFirewall(call, contextId);
     const rules = drafts.map((draft) =>
       draft.id === undefined
@@ -101,7 +92,7 @@ export async function addFirewallRule(
   contextId: string,
   draft: RuleDraft,
   position: number | undefined,
-  retry: RetryOptions = defaultRetry,
+  retry: ConflictRetry = defaultConflictRetry,
 ): Promise<FirewallConfigRecord> {
   return editFirewall(store, call, contextId, retry, (current) => {
     const size = layerSize(current, draft.layer);
@@ -121,7 +112,7 @@ export async function removeFirewallRule(
   call: CallContext,
   contextId: string,
   ruleId: string,
-  retry: RetryOptions = defaultRetry,
+  retry: ConflictRetry = defaultConflictRetry,
 ): Promise<FirewallConfigRecord> {
   return editFirewall(store, call, contextId, retry, (current) => {
     if (!current.rules.some((rule) => rule.id === ruleId)) {
@@ -144,62 +135,12 @@ async function editFirewall(
   store: FirewallStore,
   call: CallContext,
   contextId: string,
-  retry: RetryOptions,
+  retry: ConflictRetry,
   edit: (current: FirewallConfigRecord) => XmlElement,
 ): Promise<FirewallConfigRecord> {
-  await serialised(store, call, contextId, async () => {
-    for (let attempt = 1; ; attempt++) {
-      const current = await store.getFirewall(call, contextId);
-      try {
-        await store.postFirewall(call, contextId, current.generationNumber, edit(current));
-        return;
-      } catch (error) {
-        if (!isConflict(error) || attempt >= retry.attempts) throw error;
-      }
-      const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-      await pause(Math.round(retry.random() * ceiling), call.signal);
-    }
+  await retryOnConflict(store.firewallWrites, contextId, call, retry, async () => {
+    const current = await store.getFirewall(call, contextId);
+    await store.postFirewall(call, contextId, current.generationNumber, edit(current));
   });
   return store.getFirewall(call, contextId);
-}
-
-/**
- * Runs `work` once this process's earlier writes of the context are through.
- * The wait is bounded like an upstream call: a write queued behind others
- * against a hung manager answers UPSTREAM_TIMEOUT after UPSTREAM_TIMEOUT_MS
- * instead of waiting for each of them in turn, and a client that goes away
- * leaves the queue.
- */
-async function serialised(
-  store: FirewallStore,
-  call: CallContext,
-  contextId: string,
-  work: () => Promise<void>,
-): Promise<void> {
-  try {
-    await store.firewallWrites.run(contextId, work, call.signal);
-  } catch (error) {
-    if (error instanceof LockWaitTimeoutError)
-      throw new UpstreamTimeoutError('nsx', error.waitedMs);
-    if (error instanceof LockWaitAbortedError) throw new ClientGoneError();
-    throw error;
-  }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new ClientGoneError());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new ClientGoneError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
