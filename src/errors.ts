@@ -115,13 +115,14 @@ export class UpstreamBadResponseError extends UpstreamError {
 export class UpstreamStatusError extends UpstreamError {
   readonly code: ErrorCode;
   readonly status: number;
+  /** `errorCode` overrides the mapping (see `notTheCallers`). */
   constructor(
     service: UpstreamService,
     status: number,
     code: string | null,
     message: string | null,
+    errorCode: ErrorCode = codeForUpstreamAnswer(service, status, code, message),
   ) {
-    const errorCode = codeForUpstreamAnswer(service, status, code, message);
     const said = message === null ? '' : `: ${message}`;
     super(errorCode, `${serviceLabel[service]} answered ${status}${said}`, {
       service,
@@ -201,6 +202,18 @@ export function codeForUpstreamAnswer(
   if (code !== null && invalidInputCodes[service].has(code)) return 'BAD_USER_INPUT';
   if (!refusedRequestStatuses.has(status)) return byStatus;
   return message !== null && duplicateWords.test(message) ? 'CONFLICT' : 'BAD_USER_INPUT';
+}
+
+/**
+ * The same failure as the appliance's own (UPSTREAM_ERROR) when it refused a
+ * request the caller had no part in (e.g. the service account's token
+ * request): a 400 there is the operator's to fix, not the caller's.
+ */
+export function notTheCallers(error: unknown): unknown {
+  if (!(error instanceof UpstreamStatusError)) return error;
+  if (error.code !== 'BAD_USER_INPUT' && error.code !== 'CONFLICT') return error;
+  const { service, status, code, message } = error.upstream;
+  return new UpstreamStatusError(service, status ?? error.status, code, message, 'UPSTREAM_ERROR');
 }
 
 /** True for an upstream 404: by-id queries answer null instead of an error. */

@@ -1,5 +1,5 @@
 import { credentialKey } from '../../credentials.ts';
-import { UnauthenticatedError, UpstreamStatusError } from '../../errors.ts';
+import { notTheCallers, UnauthenticatedError, UpstreamStatusError } from '../../errors.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { bearerAuthorization } from '../../http/auth.ts';
 import { path } from '../../http/path.ts';
@@ -231,21 +231,26 @@ export class VraClient {
       password: credential.password,
       tenant: credential.tenant,
     };
-    const response = await this.#http.request(
-      {
-        signal: detached,
-        requestId: call.requestId,
-        ...(call.stats === undefined ? {} : { stats: call.stats }),
-      },
-      {
-        method: 'POST',
-        path: '/identity/api/tokens',
-        route: '/identity/api/tokens',
-        headers: { accept: json, 'content-type': json },
-        body: JSON.stringify(body),
-        secrets: [credential.password],
-      },
-    );
+    // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
+    const response = await this.#http
+      .request(
+        {
+          signal: detached,
+          requestId: call.requestId,
+          ...(call.stats === undefined ? {} : { stats: call.stats }),
+        },
+        {
+          method: 'POST',
+          path: '/identity/api/tokens',
+          route: '/identity/api/tokens',
+          headers: { accept: json, 'content-type': json },
+          body: JSON.stringify(body),
+          secrets: [credential.password],
+        },
+      )
+      .catch((error: unknown) => {
+        throw notTheCallers(error);
+      });
     const token = decodeToken(parseJson(response.body, response.status), response.status);
     return { id: token.id, expiresAt: token.expiresAt };
   }
