@@ -170,8 +170,11 @@ const formCacheSize = 512;
 function formsOf(secret: string): Forms {
   let forms = formCache.get(secret);
   if (forms === undefined) {
-    const values = [secret, ...base64Pieces(secret)];
-    forms = { patterns: values.map(textPattern), plain: values.map(escapeRegExp) };
+    const pieces = base64Pieces(secret);
+    forms = {
+      patterns: [textPattern(secret), ...pieces.map(base64Pattern)],
+      plain: [secret, ...pieces].map(escapeRegExp),
+    };
     remember(formCache, secret, forms, formCacheSize);
   }
   return forms;
@@ -222,6 +225,21 @@ function xmlEscaped(value: string): string {
 function textPattern(value: string): string {
   let source = '';
   for (const character of value) source += characterPattern(character);
+  return source;
+}
+
+/**
+ * A base64 piece: its letters and digits as they are (no encoder escapes
+ * them), `+`, `/` and `=` in any escaped form. Small, so that many fit in one
+ * expression.
+ */
+function base64Pattern(piece: string): string {
+  let source = '';
+  for (const character of piece) {
+    source += /[A-Za-z0-9_-]/.test(character)
+      ? escapeRegExp(character)
+      : characterPattern(character);
+  }
   return source;
 }
 

@@ -18,7 +18,7 @@ export function secretForms(secret: string, username = 'svc-user'): Record<strin
       (_, i) => `\\u${secret.charCodeAt(i).toString(16).padStart(4, '0')}`,
     ).join(''),
     'XML-escaped': xmlEscape(secret),
-    'XML numeric references': [...secret].map((c) => `&#${c.codePointAt(0)};`).join(''),
+    'XML numeric references': Array.from(secret, (c) => `&#${c.codePointAt(0)};`).join(''),
     'URL-encoded (%20)': encodeURIComponent(secret),
     'URL-encoded (+)': encodeURIComponent(secret).replace(/%20/g, '+'),
     base64: Buffer.from(secret).toString('base64'),

@@ -67,7 +67,7 @@ describe('redact, in every encoding', () => {
     ],
     [
       'as numeric character references',
-      [...password].map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
+      Array.from(password, (c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
     ],
     ['URL-encoded with %20', encodeURIComponent(password)],
     ['URL-encoded with +', encodeURIComponent(password).replace(/%20/g, '+')],

@@ -238,6 +238,8 @@ export class VraClient {
           signal: detached,
           requestId: call.requestId,
           ...(call.stats === undefined ? {} : { stats: call.stats }),
+          // only so that an error repeating them is redacted: the login sends none of them
+          ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
         },
         {
           method: 'POST',
