@@ -13,7 +13,7 @@ const secret = {
   vraPassword: 'Pa"ss\\wd-9',
   vroPassword: "<vr&o> 'pa+ss/wo=rd'",
   nsxPassword: 'n\\s"x é 日本 😀 +/=',
-  gatewayToken: 'Gw-T0ken.secret~1',
+  gatewayToken: 'Gw-T0ken.secret_1',
   userVroPassword: 'us"er<vro>\\ %20+',
 };
 const users = { vro: 'alice' };
@@ -179,6 +179,20 @@ describe('secrets echoed in every encoding', () => {
     });
     const { text } = await ask('{ ipSets { id } }');
     expect(leaksIn(await everythingSaid(text, from), { vraToken })).toEqual([]);
+  });
+
+  it('a request id that is a secret reaches neither the log nor a trace', async () => {
+    const from = log.lines.length;
+    const sinkFrom = sink.bodies.length;
+    const { answer } = await ask('query Sets { ipSets { id } }', {
+      'x-request-id': secret.gatewayToken,
+    });
+    expect(answer.errors).toBeUndefined();
+    await stack.gateway.tracing?.forceFlush();
+    const said = [...log.lines.slice(from), ...sink.bodies.slice(sinkFrom)].join('\n');
+    expect(said).toContain('gateway.request.id');
+    expect(said).toContain('"requestId":"[redacted]"');
+    expect(leaksIn(said, secret)).toEqual([]);
   });
 
   it('no log line and no trace of the whole file carries a secret', async () => {
