@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { redactSecrets } from './http/redact.ts';
 
 /** The codes of the runtime contract; every error the gateway returns carries one. */
 export type ErrorCode =
@@ -52,12 +53,18 @@ export class UnauthenticatedError extends GatewayError {
   }
 }
 
-/** Base of every failure of an upstream call; carries `extensions.upstream`. */
+/**
+ * Base of every failure of an upstream call; carries `extensions.upstream`.
+ * Whatever the upstream said goes through redaction once more here: no
+ * secret of the process reaches a client in any form.
+ */
 export abstract class UpstreamError extends GatewayError {
   readonly upstream: UpstreamDetail;
   constructor(code: ErrorCode, message: string, upstream: UpstreamDetail) {
-    super(message, { extensions: { code, upstream } });
-    this.upstream = upstream;
+    const clean = (text: string | null) => (text === null ? null : redactSecrets(text));
+    const detail = { ...upstream, code: clean(upstream.code), message: clean(upstream.message) };
+    super(redactSecrets(message), { extensions: { code, upstream: detail } });
+    this.upstream = detail;
   }
 }
 
@@ -108,13 +115,14 @@ export class UpstreamBadResponseError extends UpstreamError {
 export class UpstreamStatusError extends UpstreamError {
   readonly code: ErrorCode;
   readonly status: number;
+  /** `errorCode` overrides the mapping (see `notTheCallers`). */
   constructor(
     service: UpstreamService,
     status: number,
     code: string | null,
     message: string | null,
+    errorCode: ErrorCode = codeForUpstreamAnswer(service, status, code, message),
   ) {
-    const errorCode = codeForStatus(status);
     const said = message === null ? '' : `: ${message}`;
     super(errorCode, `${serviceLabel[service]} answered ${status}${said}`, {
       service,
@@ -145,6 +153,67 @@ export function codeForStatus(status: number): ErrorCode {
     default:
       return 'UPSTREAM_ERROR';
   }
+}
+
+/**
+ * Upstream error codes that mean the caller's request clashes with what is
+ * there (a name already taken, a stale revision): CONFLICT whatever the
+ * status. NSX: 213 a duplicate name, 101 concurrent object access.
+ */
+const conflictCodes: Record<UpstreamService, ReadonlySet<string>> = {
+  vro: new Set(),
+  vra: new Set(),
+  nsx: new Set(['101', '213']),
+};
+
+/**
+ * Upstream error codes that mean the caller sent something invalid:
+ * BAD_USER_INPUT on any 4xx. vRA: 10101 invalid argument.
+ */
+const invalidInputCodes: Record<UpstreamService, ReadonlySet<string>> = {
+  vro: new Set(),
+  vra: new Set(['10101']),
+  nsx: new Set(),
+};
+
+/** Statuses by which an appliance refuses what it was sent: a value, a file, a size. */
+const refusedRequestStatuses: ReadonlySet<number> = new Set([400, 413, 414, 422]);
+
+/** Some appliances name a duplicate only in their words (vRO has no codes at all). */
+const duplicateWords = /\balready exists?\b|\bduplicate\b/i;
+
+/**
+ * The contract code for an upstream's error answer, in one place: by status,
+ * refined by the upstream's own error code. A refusal the caller caused (an
+ * invalid or ill-typed value, a file that is not a package) is
+ * BAD_USER_INPUT; a duplicate name or a stale version CONFLICT;
+ * UPSTREAM_ERROR is left for failures of the appliance itself (5xx, and
+ * 4xx that say the gateway spoke wrongly: 405, 406, 415).
+ */
+export function codeForUpstreamAnswer(
+  service: UpstreamService,
+  status: number,
+  code: string | null,
+  message: string | null,
+): ErrorCode {
+  const byStatus = codeForStatus(status);
+  if (status < 400 || status >= 500 || byStatus !== 'UPSTREAM_ERROR') return byStatus;
+  if (code !== null && conflictCodes[service].has(code)) return 'CONFLICT';
+  if (code !== null && invalidInputCodes[service].has(code)) return 'BAD_USER_INPUT';
+  if (!refusedRequestStatuses.has(status)) return byStatus;
+  return message !== null && duplicateWords.test(message) ? 'CONFLICT' : 'BAD_USER_INPUT';
+}
+
+/**
+ * The same failure as the appliance's own (UPSTREAM_ERROR) when it refused a
+ * request the caller had no part in (e.g. the service account's token
+ * request): a 400 there is the operator's to fix, not the caller's.
+ */
+export function notTheCallers(error: unknown): unknown {
+  if (!(error instanceof UpstreamStatusError)) return error;
+  if (error.code !== 'BAD_USER_INPUT' && error.code !== 'CONFLICT') return error;
+  const { service, status, code, message } = error.upstream;
+  return new UpstreamStatusError(service, status ?? error.status, code, message, 'UPSTREAM_ERROR');
 }
 
 /** True for an upstream 404: by-id queries answer null instead of an error. */

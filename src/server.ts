@@ -4,6 +4,7 @@ import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga'
 import { createContext, type GatewayContext } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
+import { registerSecrets } from './http/redact.ts';
 import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
@@ -55,6 +56,12 @@ export interface GatewayOptions {
 /** Builds the gateway (no listening: `main.ts` does that, tests use `yoga.fetch`). */
 export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const releaseSecrets = registerSecrets([
+    config.vro.password,
+    config.vra.password,
+    config.nsx.password,
+    ...config.gatewayTokens,
+  ]);
   const metrics = new Metrics();
   const tracing = config.otlpEndpoint === undefined ? undefined : new Tracing(config.otlpEndpoint);
   const clients = createClients(config, {
@@ -122,6 +129,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     close: async () => {
       await closeClients(clients);
       await tracing?.shutdown();
+      releaseSecrets();
     },
   };
 }

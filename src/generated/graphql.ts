@@ -1055,7 +1055,7 @@ export type WorkflowExecution = {
   workflowId: Scalars['ID']['output'];
 };
 
-/** Narrows `workflows`. All set fields must match (AND). Values match case-insensitively, as upstream. */
+/** Narrows `workflows`. All set fields must match (AND). Values match case-insensitively, as upstream; each is at most 255 characters and holds no comma (vRO accepts no more). */
 export type WorkflowFilter = {
   /** The folder name equals this (vRO condition `categoryName=`). */
   categoryName?: InputMaybe<Scalars['String']['input']>;

@@ -16,7 +16,7 @@ import { BodyTooLargeError, dispatchForText } from './dispatch-text.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
-import { redact } from './redact.ts';
+import { authorizationSecrets, redact } from './redact.ts';
 import {
   backoffMs,
   isIdempotent,
@@ -259,7 +259,7 @@ export class UpstreamHttp {
         observe('ok', result.status);
         return result;
       }
-      const failure = result instanceof Error ? result : this.#statusError(result, request);
+      const failure = result instanceof Error ? result : this.#statusError(result, request, call);
       this.#recordFailure(failure, result);
       observe(outcomeOf(failure), result instanceof Error ? statusOf(failure) : result.status);
       if (retryAfter === undefined) throw failure;
@@ -323,11 +323,19 @@ export class UpstreamHttp {
   }
 
   /** The upstream's own code and message, with anything it repeats of the request redacted. */
-  #statusError(response: UpstreamResponse, request: UpstreamRequest): UpstreamStatusError {
+  #statusError(
+    response: UpstreamResponse,
+    request: UpstreamRequest,
+    call: CallContext,
+  ): UpstreamStatusError {
     const said = this.#options.readErrorBody(response.body, response.headers['content-type']);
     const sensitive = {
       authorization: request.authorization,
-      secrets: request.secrets,
+      // the user's credentials for the other upstreams too: an error never repeats any of them
+      secrets: [
+        ...(request.secrets ?? []),
+        ...Object.values(call.credentials ?? {}).flatMap(authorizationSecrets),
+      ],
       baseUrl: this.#options.baseUrl,
     };
     const clean = (text: string | null) => (text === null ? null : redact(text, sensitive));

@@ -1,11 +1,13 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.ts';
+import { redactSecrets } from '../http/redact.ts';
 
 export type { Logger };
 
 /**
  * Structured JSON logs. Nothing here logs a header, a body or a URL with
- * credentials; the redaction list is a second line of defence.
+ * credentials; the redaction list is a second line of defence, and a third
+ * takes every secret the process knows out of each line, in any encoding.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
@@ -23,6 +25,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       ],
       censor: '[redacted]',
     },
+    hooks: { streamWrite: (line: string) => redactSecrets(line) },
   };
   // Asynchronous writes by default: a synchronous write per request cost the
   // benchmark 0.1-0.2 ms of CPU per operation. main.ts flushes before exiting.

@@ -8,12 +8,14 @@ import {
   TraceFlags,
   type Attributes,
   type Context,
+  type Exception,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { redactSecrets } from '../http/redact.ts';
 import type { UpstreamAttempt, UpstreamCallEvent, UpstreamTracer } from '../http/upstream-http.ts';
 
 export const serviceName = 'vmw-graphql-gateway';
@@ -59,13 +61,15 @@ export class Tracing {
 
   /** Starts the span of one GraphQL operation (a child of the client's trace when it sent one). */
   startOperation(start: OperationSpanStart): Span {
+    // The client chose the name and the request id: no secret of the process goes out in them.
+    const name = start.name === undefined ? undefined : redactSecrets(start.name);
     const attributes: Attributes = {
       'graphql.operation.type': start.type,
-      'gateway.request.id': start.requestId,
+      'gateway.request.id': redactSecrets(start.requestId),
     };
-    if (start.name !== undefined) attributes['graphql.operation.name'] = start.name;
+    if (name !== undefined) attributes['graphql.operation.name'] = name;
     return this.#tracer.startSpan(
-      start.name ?? start.type,
+      name ?? start.type,
       { kind: SpanKind.SERVER, attributes },
       remoteParent(start.traceparent, start.tracestate),
     );
@@ -82,7 +86,7 @@ export class Tracing {
       'peer.service': attempt.service,
       'http.request.method': attempt.method,
       'url.template': attempt.route,
-      'gateway.request.id': attempt.requestId,
+      'gateway.request.id': redactSecrets(attempt.requestId),
     };
     if (attempt.attempt > 1) attributes['http.request.resend_count'] = attempt.attempt - 1;
     const span = this.#tracer.startSpan(
@@ -119,6 +123,16 @@ export class Tracing {
   async shutdown(): Promise<void> {
     await this.#provider.shutdown().catch(() => undefined);
   }
+}
+
+/** An error as a span event, with every secret of the process taken out of its text. */
+export function redactedException(error: unknown): Exception {
+  if (!(error instanceof Error)) return redactSecrets(String(error));
+  return {
+    name: error.name,
+    message: redactSecrets(error.message),
+    ...(error.stack === undefined ? {} : { stack: redactSecrets(error.stack) }),
+  };
 }
 
 /** W3C trace context of a span, for the upstream it calls. */

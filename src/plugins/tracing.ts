@@ -2,7 +2,7 @@ import type { Span } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { getOperationAST, type ExecutionArgs, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Tracing } from '../observability/tracing.ts';
+import { redactedException, type Tracing } from '../observability/tracing.ts';
 import { requestInfo } from '../request-info.ts';
 
 interface Result {
@@ -66,7 +66,7 @@ export function tracingPlugin(tracing: Tracing): Plugin {
           };
         },
         onSubscribeError({ error }) {
-          span.recordException(error instanceof Error ? error : String(error));
+          span.recordException(redactedException(error));
           span.setStatus({ code: SpanStatusCode.ERROR });
           span.end();
         },

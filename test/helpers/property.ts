@@ -282,6 +282,18 @@ export async function checkAnswer(response: Response): Promise<RawAnswer> {
 export const codesOf = (answer: RawAnswer): string[] =>
   (answer.body.errors ?? []).map((e) => String(e.extensions?.['code']));
 
+/**
+ * An input the gateway refused itself (BAD_USER_INPUT without
+ * `extensions.upstream`): nothing may have been sent for it. An appliance's
+ * refusal of the caller's input is BAD_USER_INPUT too, with the upstream's detail.
+ */
+export const isGatewayRefusal = (error: AnswerError): boolean =>
+  error.extensions?.['code'] === 'BAD_USER_INPUT' && error.extensions['upstream'] === undefined;
+
+/** Some error of the answer is an input the gateway refused itself. */
+export const refusedByGateway = (answer: RawAnswer): boolean =>
+  (answer.body.errors ?? []).some(isGatewayRefusal);
+
 /** The gateway still answers a trivial query. */
 export async function expectServing(stack: Stack): Promise<void> {
   const answer = await send(stack, '{ __typename }');

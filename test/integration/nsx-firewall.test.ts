@@ -357,10 +357,10 @@ describe('addApplicationFirewallRule', () => {
     expect(stack.nsx.requests).toHaveLength(0);
   });
 
-  it('passes on a rule the manager refuses as its error', async () => {
+  it('answers BAD_USER_INPUT with the manager refusal of a rule value', async () => {
     const answer = await stack.gql<any>(add, { rule: { action: 'bounce' } });
     expect(answer.errors?.[0]?.extensions).toEqual({
-      code: 'UPSTREAM_ERROR',
+      code: 'BAD_USER_INPUT',
       upstream: { service: 'nsx', status: 400, code: '210', message: 'Invalid action bounce.' },
     });
   });

@@ -167,13 +167,13 @@ describe('createIpSet', () => {
     expect(stack.nsx.requests).toHaveLength(0);
   });
 
-  it('passes on the manager refusing a duplicate name', async () => {
+  it('answers CONFLICT with the manager refusal of a duplicate name', async () => {
     const answer = await stack.gql<any>(create, {
       scope: 'globalroot-0',
       input: { name: 'IPSET-2', addresses: ['10.0.0.1'] },
     });
     expect(answer.errors?.[0]?.extensions).toEqual({
-      code: 'UPSTREAM_ERROR',
+      code: 'CONFLICT',
       upstream: {
         service: 'nsx',
         status: 400,
@@ -287,10 +287,10 @@ describe('deleteIpSet', () => {
     expect(stack.nsx.state.ipSets.map((s) => s.objectId)).not.toContain('ipset-4');
   });
 
-  it('passes on the refusal to delete a set a firewall rule uses, and deletes it with force', async () => {
+  it('answers BAD_USER_INPUT with the refusal to delete a set a firewall rule uses, and deletes it with force', async () => {
     const refused = await stack.gql<any>(`mutation { deleteIpSet(id: "ipset-3") { id } }`);
     expect(refused.errors?.[0]?.extensions).toEqual({
-      code: 'UPSTREAM_ERROR',
+      code: 'BAD_USER_INPUT',
       upstream: {
         service: 'nsx',
         status: 400,

@@ -178,7 +178,7 @@ describe('deleteService', () => {
       `mutation { deleteService(id: "application-161") { id } }`,
     );
     expect(refused.errors?.[0]?.extensions).toMatchObject({
-      code: 'UPSTREAM_ERROR',
+      code: 'BAD_USER_INPUT',
       upstream: { service: 'nsx', status: 400, code: '220' },
     });
     const forced = await stack.gql<any>(

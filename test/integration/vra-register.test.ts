@@ -214,7 +214,7 @@ describe('registerCatalogItem', () => {
     expectNoSecrets(answer, stack.vra);
   });
 
-  it('turns a 400 with a vRA error body into extensions.upstream without the systemMessage', async () => {
+  it('turns a 400 invalid argument (10101) into BAD_USER_INPUT with extensions.upstream without the systemMessage', async () => {
     stack.vra.failNext(
       { method: 'PUT', path: /\/catalogItems\// },
       {
@@ -230,7 +230,7 @@ describe('registerCatalogItem', () => {
     const answer = await stack.gql<any>(registerMutation, { input: registerInput() });
     const error = firstError(answer);
     expect(error.extensions).toEqual({
-      code: 'UPSTREAM_ERROR',
+      code: 'BAD_USER_INPUT',
       upstream: { service: 'vra', status: 400, code: '10101', message: 'Invalid argument.' },
     });
     expect(JSON.stringify(answer)).not.toContain('IllegalArgumentException');

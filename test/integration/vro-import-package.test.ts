@@ -142,11 +142,11 @@ describe('importPackage', () => {
     expect(plain.data?.importPackage.packageName).toBe('exported');
   });
 
-  it('passes on the 400 of vRO for a file that is not a package', async () => {
+  it('answers BAD_USER_INPUT with the 400 of vRO for a file that is not a package', async () => {
     const [answer, sent] = await upload(new File([Buffer.from('not a zip')], 'broken.package'));
     expect(sent).toHaveLength(1);
     expect(answer.errors?.[0]?.extensions).toMatchObject({
-      code: 'UPSTREAM_ERROR',
+      code: 'BAD_USER_INPUT',
       upstream: { status: 400, message: 'Not a vRO package: no zip directory' },
     });
   });

@@ -55,8 +55,9 @@ describe('runWorkflow', () => {
       stack.gql<any>(runMutation, { workflowId: echo, inputs: everyType }),
     );
     expect(answer.errors).toBeUndefined();
-    const [post, readBack] = sent;
-    expect(sent).toHaveLength(2);
+    const [detail, post, readBack] = sent;
+    expect(sent).toHaveLength(3);
+    expect(`${detail?.method} ${detail?.rawPath}`).toBe(`GET /vco/api/workflows/${echo}/`);
     expect(post?.method).toBe('POST');
     expect(post?.rawPath).toBe(`/vco/api/workflows/${echo}/executions/`);
     expect(post?.headers['content-type']).toBe('application/json');
@@ -175,6 +176,7 @@ describe('runWorkflow', () => {
   it('sends an empty parameters list for a run without inputs, and leaves out null inputs', async () => {
     const [answer, sent] = await received(() => stack.gql<any>(runMutation, { workflowId: noop }));
     expect(answer.data?.runWorkflow.execution.state).toBe('INITIALIZING');
+    expect(sent.map((request) => request.method)).toEqual(['POST', 'GET']);
     expect(JSON.parse(sent[0]?.body.toString() ?? '')).toEqual({ parameters: [] });
     const [, withNull] = await received(() =>
       stack.gql<any>(runMutation, {
@@ -182,7 +184,8 @@ describe('runWorkflow', () => {
         inputs: [{ name: 'text', type: 'string', value: null }],
       }),
     );
-    expect(JSON.parse(withNull[0]?.body.toString() ?? '')).toEqual({ parameters: [] });
+    const post = withNull.find((request) => request.method === 'POST');
+    expect(JSON.parse(post?.body.toString() ?? '')).toEqual({ parameters: [] });
   });
 
   it.each([
@@ -221,33 +224,81 @@ describe('runWorkflow', () => {
     });
   });
 
-  it('passes on the 400 vRO answers for an input the workflow does not declare', async () => {
+  it('refuses an input the workflow does not declare with BAD_USER_INPUT naming it, and runs nothing', async () => {
     const [answer, sent] = await received(() =>
       stack.gql<any>(runMutation, {
         workflowId: echo,
-        inputs: [{ name: 'cores', type: 'string', value: '2' }],
+        inputs: [
+          { name: 'text', type: 'string', value: 'ok' },
+          { name: 'cores', type: 'string', value: '2' },
+        ],
       }),
     );
-    expect(sent).toHaveLength(1);
+    expect(sent.map((request) => `${request.method} ${request.rawPath}`)).toEqual([
+      `GET /vco/api/workflows/${echo}/`,
+    ]);
+    expect(answer.data).toBeNull();
+    expect(answer.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'inputs' });
+    expect(answer.errors?.[0]?.message).toMatch(
+      /^Input "cores" is not an input of workflow "Echo parameters"; its inputs are "/,
+    );
+    expect(answer.errors?.[0]?.message).toContain('"count"');
+  });
+
+  it('refuses an input of another type than declared with BAD_USER_INPUT naming it, and runs nothing', async () => {
+    const [answer, sent] = await received(() =>
+      stack.gql<any>(runMutation, {
+        workflowId: echo,
+        inputs: [{ name: 'count', type: 'string', value: '2' }],
+      }),
+    );
+    expect(sent.map((request) => request.method)).toEqual(['GET']);
+    expect(answer.errors?.[0]).toMatchObject({
+      message: 'Input "count" is declared as number, not string.',
+      extensions: { code: 'BAD_USER_INPUT', argument: 'inputs' },
+    });
+  });
+
+  it('reads the workflow once for its declared inputs, sharing the read with the rest of the request', async () => {
+    const [answer, sent] = await received(() =>
+      stack.gql<any>(
+        `mutation ($id: ID!, $inputs: [WorkflowParameterInput!]) {
+          first: runWorkflow(workflowId: $id, inputs: $inputs) { execution { id } }
+          second: runWorkflow(workflowId: $id, inputs: $inputs) { execution { id } }
+        }`,
+        { id: echo, inputs: [{ name: 'text', type: 'string', value: 'x' }] },
+      ),
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(
+      sent.filter((request) => request.rawPath === `/vco/api/workflows/${echo}/`),
+    ).toHaveLength(1);
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(2);
+  });
+
+  it("answers BAD_USER_INPUT with vRO's own 400 for a run it refuses", async () => {
+    stack.vro.faults.inject({
+      fault: {
+        kind: 'status',
+        status: 400,
+        body: JSON.stringify({ message: 'Parameter "text" must not be empty' }),
+        contentType: 'application/json',
+      },
+      method: 'POST',
+      times: 1,
+    });
+    const answer = await stack.gql<any>(runMutation, {
+      workflowId: echo,
+      inputs: [{ name: 'text', type: 'string', value: '' }],
+    });
     expect(answer.errors?.[0]?.extensions).toEqual({
-      code: 'UPSTREAM_ERROR',
+      code: 'BAD_USER_INPUT',
       upstream: {
         service: 'vro',
         status: 400,
         code: null,
-        message: 'Workflow Echo parameters has no input parameter "cores"',
+        message: 'Parameter "text" must not be empty',
       },
-    });
-  });
-
-  it('passes on the 400 for a value of the wrong wrapper for the declared type', async () => {
-    const answer = await stack.gql<any>(runMutation, {
-      workflowId: echo,
-      inputs: [{ name: 'count', type: 'string', value: '2' }],
-    });
-    expect(answer.errors?.[0]?.extensions).toMatchObject({
-      code: 'UPSTREAM_ERROR',
-      upstream: { status: 400 },
     });
   });
 
@@ -279,7 +330,7 @@ describe('runWorkflow', () => {
   });
 
   it('still answers the started execution when it cannot be read back', async () => {
-    stack.vro.switches.malformedJson = true;
+    stack.vro.faults.inject({ fault: { kind: 'malformed' }, method: 'GET', path: /executions\/./ });
     try {
       const [answer, sent] = await received(() =>
         stack.gql<any>(runMutation, {
@@ -287,7 +338,7 @@ describe('runWorkflow', () => {
           inputs: [{ name: 'count', type: 'number', value: 7 }],
         }),
       );
-      expect(sent.map((request) => request.method)).toEqual(['POST', 'GET']);
+      expect(sent.map((request) => request.method)).toEqual(['GET', 'POST', 'GET']);
       expect(answer.errors).toBeUndefined();
       expect(answer.data?.runWorkflow.execution).toEqual({
         id: stack.vro.executions.at(-1)?.id,
@@ -302,7 +353,7 @@ describe('runWorkflow', () => {
         outputParameters: [],
       });
     } finally {
-      stack.vro.switches.malformedJson = false;
+      stack.vro.faults.clear();
     }
   });
 

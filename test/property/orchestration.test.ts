@@ -12,7 +12,7 @@ import {
   anyInt,
   anyJson,
   checkAnswer,
-  codesOf,
+  refusedByGateway,
   expectSafeUpstreamRequests,
   expectServing,
   hostile,
@@ -70,7 +70,7 @@ describe('workflows with hostile filters, sizes and cursors', () => {
         expectSafeUpstreamRequests(stack, marks);
         const [call, ...more] = since(stack, marks).vro;
         expect(more).toEqual([]);
-        if (codesOf(answer).includes('BAD_USER_INPUT')) expect(call).toBeUndefined();
+        if (refusedByGateway(answer)) expect(call).toBeUndefined();
         if (call !== undefined) {
           hit();
           const expected = filterKeys.flatMap(([key, field, operator]) => {
@@ -168,7 +168,7 @@ describe('runWorkflow with inputs of every type and random values', () => {
             expect(wire?.['string']?.value ?? wire?.['secure-string']?.value).toBe(sent.value);
           }
         }
-        if (codesOf(answer).includes('BAD_USER_INPUT')) expect(post).toBeUndefined();
+        if (refusedByGateway(answer)) expect(post).toBeUndefined();
         await expectServing(stack);
       },
     ));

@@ -1,6 +1,6 @@
 import { BadUserInputError, UpstreamError } from '../../errors.ts';
 import type { MutationResolvers, TagImportMode } from '../../generated/graphql.ts';
-import { encodeParameters } from '../../upstreams/vro/encode-parameters.ts';
+import { checkDeclaredInputs, encodeParameters } from '../../upstreams/vro/encode-parameters.ts';
 import { assertVroId } from '../../upstreams/vro/ids.ts';
 import type {
   ExecutionRecord,
@@ -22,9 +22,16 @@ const tagImportModes: Record<TagImportMode, WireTagImportMode> = {
 };
 
 export const Mutation: MutationResolvers = {
-  async runWorkflow(_parent, { workflowId, inputs }, { clients, call }) {
+  async runWorkflow(_parent, { workflowId, inputs }, { clients, loaders, call }) {
     assertVroId(workflowId, 'workflowId');
-    const parameters = encodeParameters(inputs ?? []);
+    const given = inputs ?? [];
+    const parameters = encodeParameters(given);
+    if (given.length > 0) {
+      // vRO's own refusal of an unknown or ill-typed input is a bare 400: checked here first.
+      const workflow = await loaders.vro.workflowById.load(workflowId);
+      const declared = workflow.parameters?.input;
+      if (declared !== undefined) checkDeclaredInputs(given, workflow.name, declared);
+    }
     const executionId = await clients.vro.startExecution(call, workflowId, parameters);
     try {
       return { execution: await clients.vro.getExecution(call, workflowId, executionId) };

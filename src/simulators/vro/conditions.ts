@@ -23,6 +23,9 @@ export const conditionFields: ReadonlySet<string> = new Set([
   'itemHref',
 ]);
 
+/** vRO refuses a longer condition value (in characters) with a 400. */
+const longestValue = 255;
+
 /** The conditions, or the reason the server refuses them (a 400). */
 export function parseConditions(raw: string): Condition[] | { error: string } {
   const conditions: Condition[] = [];
@@ -33,6 +36,8 @@ export function parseConditions(raw: string): Condition[] | { error: string } {
     const [, field = '', operator, value = ''] = match;
     if (!conditionFields.has(field))
       return { error: `Unknown field '${field}' in condition '${part}'` };
+    if (value.length > longestValue)
+      return { error: `Condition value for '${field}' is longer than ${longestValue} characters` };
     conditions.push({ field, operator: operator === '~' ? '~' : '=', value });
   }
   return conditions;

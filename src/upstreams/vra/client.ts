@@ -1,5 +1,6 @@
 import { credentialKey } from '../../credentials.ts';
 import {
+  notTheCallers,
   UnauthenticatedError,
   UpstreamBadResponseError,
   UpstreamStatusError,
@@ -287,21 +288,28 @@ export class VraClient {
       password: credential.password,
       tenant: credential.tenant,
     };
-    const response = await this.#http.request(
-      {
-        signal: detached,
-        requestId: call.requestId,
-        ...(call.stats === undefined ? {} : { stats: call.stats }),
-      },
-      {
-        method: 'POST',
-        path: '/identity/api/tokens',
-        route: '/identity/api/tokens',
-        headers: { accept: json, 'content-type': json },
-        body: JSON.stringify(body),
-        secrets: [credential.password],
-      },
-    );
+    // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
+    const response = await this.#http
+      .request(
+        {
+          signal: detached,
+          requestId: call.requestId,
+          ...(call.stats === undefined ? {} : { stats: call.stats }),
+          // only so that an error repeating them is redacted: the login sends none of them
+          ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
+        },
+        {
+          method: 'POST',
+          path: '/identity/api/tokens',
+          route: '/identity/api/tokens',
+          headers: { accept: json, 'content-type': json },
+          body: JSON.stringify(body),
+          secrets: [credential.password],
+        },
+      )
+      .catch((error: unknown) => {
+        throw notTheCallers(error);
+      });
     const token = decodeToken(parseJson(response.body, response.status), response.status);
     return { id: token.id, expiresAt: token.expiresAt };
   }

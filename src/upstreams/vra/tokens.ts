@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { registerSecrets } from '../../http/redact.ts';
 
 /** What `POST /identity/api/tokens` takes. */
 export interface VraCredential {
@@ -27,6 +28,8 @@ interface CachedToken {
   readonly id: string;
   /** Past this instant, the token is obtained again before use. */
   readonly renewAt: number;
+  /** Ends the token's place among the secrets every redaction takes out. */
+  readonly forget: () => void;
 }
 
 interface Entry {
@@ -83,11 +86,15 @@ export class TokenCache<C> {
    */
   reject(credential: VraCredential, rejected: string): void {
     const entry = this.#entries.get(credentialIdentity(credential));
-    if (entry?.current?.id === rejected) entry.current = undefined;
+    if (entry?.current?.id === rejected) {
+      entry.current.forget();
+      entry.current = undefined;
+    }
   }
 
   /** Forgets every token (e.g. on shutdown). */
   clear(): void {
+    for (const entry of this.#entries.values()) entry.current?.forget();
     this.#entries.clear();
   }
 
@@ -104,7 +111,12 @@ export class TokenCache<C> {
     try {
       const issued = await this.#issue(credential, context);
       const lifetime = issued.expiresAt - this.#now();
-      entry.current = { id: issued.id, renewAt: issued.expiresAt - renewMarginMs(lifetime) };
+      entry.current?.forget();
+      entry.current = {
+        id: issued.id,
+        renewAt: issued.expiresAt - renewMarginMs(lifetime),
+        forget: registerSecrets([issued.id]),
+      };
       return issued.id;
     } finally {
       entry.pending = undefined;

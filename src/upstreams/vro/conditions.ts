@@ -7,6 +7,9 @@ export interface WorkflowConditions {
   version?: string | null | undefined;
 }
 
+/** The longest condition value vRO accepts, in characters (longer ones: 400). */
+export const maxConditionValueLength = 255;
+
 /**
  * The `conditions` query parameter of `GET /workflows`: `field=value` is
  * equality, `field~value` containment, a comma joins them as AND; field names
@@ -25,6 +28,12 @@ export function buildConditions(filter: WorkflowConditions | null | undefined): 
     if (!value.isWellFormed()) {
       throw new BadUserInputError(
         `filter.${argument} holds an unpaired surrogate: it is not text that can be sent.`,
+        'filter',
+      );
+    }
+    if (value.length > maxConditionValueLength) {
+      throw new BadUserInputError(
+        `filter.${argument} is longer than vRO accepts: at most ${maxConditionValueLength} characters.`,
         'filter',
       );
     }

@@ -1,5 +1,5 @@
 import { BadUserInputError } from '../../errors.ts';
-import type { WireParameterValue, WireValue } from './wire.ts';
+import type { WireParameterDecl, WireParameterValue, WireValue } from './wire.ts';
 
 /** A parsed vRO type name. */
 export type VroType =
@@ -116,6 +116,55 @@ export function encodeParameters(inputs: readonly ParameterInput[]): WireParamet
     parameters.push({ name: input.name, type: vroTypeName(type), scope: 'local', value });
   }
   return parameters;
+}
+
+/**
+ * Checks run inputs against the workflow's declared inputs before the run is
+ * sent: every name must be declared (vRO names are case-sensitive) and of the
+ * declared type. A declared type the gateway does not know (`Any`, a
+ * composite type) is left for vRO to judge. Throws BAD_USER_INPUT naming the input.
+ */
+export function checkDeclaredInputs(
+  inputs: readonly ParameterInput[],
+  workflowName: string,
+  declared: readonly WireParameterDecl[],
+): void {
+  const byName = new Map(declared.map((parameter) => [parameter.name, parameter]));
+  for (const input of inputs) {
+    const parameter = byName.get(input.name);
+    if (parameter === undefined) {
+      throw new BadUserInputError(
+        `Input ${quote(input.name)} is not an input of workflow ${quote(workflowName)}; ` +
+          `${declaredNames(declared)}.`,
+        'inputs',
+      );
+    }
+    const expected = knownType(parameter.type);
+    if (expected === undefined) continue;
+    const given = vroTypeName(parseVroType(input.type));
+    if (given !== expected) {
+      throw new BadUserInputError(
+        `Input ${quote(input.name)} is declared as ${expected}, not ${given}.`,
+        'inputs',
+      );
+    }
+  }
+}
+
+/** The declared type as vRO spells it, or undefined for a type the gateway cannot encode. */
+function knownType(typeName: string): string | undefined {
+  try {
+    return vroTypeName(parseVroType(typeName));
+  } catch {
+    return undefined;
+  }
+}
+
+function declaredNames(declared: readonly WireParameterDecl[]): string {
+  if (declared.length === 0) return 'it takes no inputs';
+  const names = declared.slice(0, 20).map((parameter) => quote(parameter.name));
+  const more = declared.length > 20 ? `, and ${declared.length - 20} more` : '';
+  return `its inputs are ${names.join(', ')}${more}`;
 }
 
 /** Wraps one value as `type` says; throws ValueMismatch when it does not fit. */
