@@ -14,6 +14,7 @@ import { cors } from './plugins/cors.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorCodes } from './plugins/error-codes.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
+import { multipartSubscriptions } from './plugins/multipart-subscriptions.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
 import { loadPersistedOperations, persistedOperations } from './plugins/persisted-operations.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
@@ -97,6 +98,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       clientAuth(config.gatewayTokens, endpoint),
       requestLimits(config.limits, endpoint),
       sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
+      multipartSubscriptions(),
       operationLimits(config.limits),
       ...(config.persistedOperationsFile === undefined
         ? []
