@@ -5,6 +5,7 @@ import {
   startClientStack,
   type ClientStack,
 } from '../helpers/clients.ts';
+import { SseSubscription } from '../helpers/sse.ts';
 import { upstreamCalls } from '../helpers/stack.ts';
 
 /** The single-connection mode of GraphQL over SSE on the wire, as graphql-sse's client speaks it. */
@@ -34,38 +35,11 @@ function start(token: string, id: string, query: string, variables: Record<strin
   });
 }
 
-/** Opens the token's stream and reads its events (comments skipped). */
-async function open(
-  token: string,
-): Promise<{ status: number; next(): Promise<{ event: string; data: any }>; close(): void }> {
-  const controller = new AbortController();
-  const response = await fetch(gateway.endpoint, {
+/** Opens the token's stream. */
+function open(token: string): Promise<SseSubscription> {
+  return SseSubscription.request(gateway.endpoint, {
     headers: { accept: 'text/event-stream', [tokenHeader]: token },
-    signal: controller.signal,
   });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    status: response.status,
-    async next() {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event !== undefined)
-            return { event, data: data === undefined ? undefined : JSON.parse(data) };
-          continue;
-        }
-        const { done, value } = await reader.read();
-        if (done) throw new Error('the stream ended');
-        buffer += value;
-      }
-    },
-    close: () => controller.abort(),
-  };
 }
 
 describe('graphql-sse single-connection mode on /graphql', () => {
@@ -116,8 +90,8 @@ describe('graphql-sse single-connection mode on /graphql', () => {
     try {
       await start(token, 'bad', '{ noSuchField }');
       const next = await stream.next();
-      expect(next.data.id).toBe('bad');
-      expect(next.data.payload.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(next?.data.id).toBe('bad');
+      expect(next?.data.payload.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     } finally {
       stream.close();
     }
@@ -142,7 +116,7 @@ describe('graphql-sse single-connection mode on /graphql', () => {
       const follow = () =>
         start(token, 'follow', followWorkflowRun.document, { workflowId, executionId });
       expect((await follow()).status).toBe(202);
-      expect((await stream.next()).data.payload.data.workflowExecution.id).toBe(executionId);
+      expect((await stream.next())?.data.payload.data.workflowExecution.id).toBe(executionId);
       expect(stack.gateway.clients.vro.activeWatches).toBe(1);
       const stop = await fetch(`${gateway.endpoint}?operationId=follow`, {
         method: 'DELETE',

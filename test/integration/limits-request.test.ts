@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
+import { packageUpload } from '../helpers/uploads.ts';
 
 const samplePackage = readFileSync(new URL('../fixtures/vro/sample.package', import.meta.url));
 const maxRequestBytes = 2048;
@@ -33,27 +34,6 @@ function postJson(body: unknown, headers: Record<string, string> = {}): Promise<
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-}
-
-/** A GraphQL multipart request importing `file`, as bytes with its content type. */
-async function multipart(
-  file: Buffer,
-): Promise<{ body: Uint8Array<ArrayBuffer>; contentType: string }> {
-  const form = new FormData();
-  form.append(
-    'operations',
-    JSON.stringify({
-      query: 'mutation($f: File!) { importPackage(file: $f, overwrite: true) { imported } }',
-      variables: { f: null },
-    }),
-  );
-  form.append('map', JSON.stringify({ 0: ['variables.f'] }));
-  form.append('0', new File([new Uint8Array(file)], 'net.powervro.tests.package'));
-  const encoded = new Response(form);
-  return {
-    body: new Uint8Array(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get('content-type') ?? '',
-  };
 }
 
 async function expectError(response: Response, status: number, code: string): Promise<string> {
@@ -89,7 +69,7 @@ describe('request body limits', () => {
 
   it('refuses an upload over MAX_UPLOAD_BYTES with 413 and BAD_USER_INPUT; vRO receives nothing', async () => {
     const big = Buffer.concat([samplePackage, Buffer.alloc(8192, 1)]);
-    const { body, contentType } = await multipart(big);
+    const { body, contentType } = await packageUpload(big);
     const before = stack.vro.requests.length;
     const message = await expectError(
       await send('/graphql', {
@@ -105,7 +85,7 @@ describe('request body limits', () => {
   });
 
   it('passes an upload within MAX_UPLOAD_BYTES (above MAX_REQUEST_BYTES) on to vRO', async () => {
-    const { body, contentType } = await multipart(samplePackage);
+    const { body, contentType } = await packageUpload(samplePackage);
     expect(body.length).toBeGreaterThan(maxRequestBytes);
     const from = stack.vro.requests.length;
     const response = await send('/graphql', {
@@ -124,7 +104,7 @@ describe('request body limits', () => {
     const roomy = await startStack();
     const served = await listen(roomy.gateway);
     try {
-      const { body, contentType } = await multipart(
+      const { body, contentType } = await packageUpload(
         Buffer.concat([samplePackage, Buffer.alloc(26_000_000)]),
       );
       const response = await fetch(`${served.url}/graphql`, {

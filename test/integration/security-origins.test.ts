@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
+import { packageUpload } from '../helpers/uploads.ts';
 
 const frontEnd = 'http://front.example:8080';
 const query = '{ workflows(first: 1) { totalCount } }';
@@ -48,24 +49,6 @@ function preflight(origin: string, method = 'POST'): Promise<Response> {
       'access-control-request-headers': 'content-type,authorization',
     },
   });
-}
-
-async function uploadForm(): Promise<{ body: Uint8Array<ArrayBuffer>; contentType: string }> {
-  const form = new FormData();
-  form.append(
-    'operations',
-    JSON.stringify({
-      query: 'mutation($f: File!) { importPackage(file: $f, overwrite: true) { imported } }',
-      variables: { f: null },
-    }),
-  );
-  form.append('map', JSON.stringify({ 0: ['variables.f'] }));
-  form.append('0', new File([new Uint8Array(samplePackage)], 'net.powervro.tests.package'));
-  const encoded = new Response(form);
-  return {
-    body: new Uint8Array(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get('content-type') ?? '',
-  };
 }
 
 async function expectRefused(response: Response, status: number, code: string): Promise<string> {
@@ -125,7 +108,7 @@ describe('a page of another origin', () => {
   );
 
   it('cannot upload a package: vRO receives nothing', async () => {
-    const { body, contentType } = await uploadForm();
+    const { body, contentType } = await packageUpload(samplePackage);
     const before = stack.vro.requests.length;
     const response = await fetch(`${server.url}/graphql`, {
       method: 'POST',
@@ -235,7 +218,7 @@ describe("the gateway's own pages (GraphiQL)", () => {
   });
 
   it('upload a package without a CSRF header', async () => {
-    const { body, contentType } = await uploadForm();
+    const { body, contentType } = await packageUpload(samplePackage);
     const from = stack.vro.requests.length;
     const response = await fetch(`${server.url}/graphql`, {
       method: 'POST',
@@ -288,7 +271,7 @@ describe('clients that are not browsers (no Origin, no Sec-Fetch-Site)', () => {
   it.each(['x-graphql-csrf', 'x-graphql-yoga-csrf', 'apollo-require-preflight'])(
     'upload a package with %s',
     async (header) => {
-      const { body, contentType } = await uploadForm();
+      const { body, contentType } = await packageUpload(samplePackage);
       const from = stack.vro.requests.length;
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',
@@ -301,7 +284,7 @@ describe('clients that are not browsers (no Origin, no Sec-Fetch-Site)', () => {
   );
 
   it('cannot upload a package without one: vRO receives nothing', async () => {
-    const { body, contentType } = await uploadForm();
+    const { body, contentType } = await packageUpload(samplePackage);
     const before = stack.vro.requests.length;
     await expectRefused(
       await fetch(`${server.url}/graphql`, {
