@@ -72,6 +72,8 @@ export interface Config {
   gatewayTokens: readonly string[];
   /** Serve without client authentication on a non-loopback address although service credentials are set. */
   allowUnauthenticated: boolean;
+  /** CORS_ORIGINS: other origins (front-ends) whose pages may use the gateway, credentials included. */
+  corsOrigins: readonly string[];
   logLevel: LogLevel;
   limits: Limits;
   resilience: Resilience;
@@ -141,6 +143,7 @@ export function loadConfig(env: Env): Config {
     },
     gatewayTokens: read.list('GATEWAY_TOKENS'),
     allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),
+    corsOrigins: read.list('CORS_ORIGINS').map(origin),
     logLevel:
       read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const) ??
       'info',
@@ -202,6 +205,31 @@ function checkedAllowList(file: string | undefined): string | undefined {
     throw error;
   }
   return file;
+}
+
+/** One CORS_ORIGINS entry as a browser's Origin header spells it (`https://app.example:8443`). */
+function origin(entry: string): string {
+  const problem = (what: string) =>
+    new ConfigError('CORS_ORIGINS', `${what} (got "${entry}"), e.g. https://app.example:8443`);
+  let parsed: URL;
+  try {
+    parsed = new URL(entry);
+  } catch {
+    throw problem('must list origins: scheme, host and optional port');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw problem('must list http or https origins');
+  }
+  const extra =
+    parsed.username !== '' ||
+    parsed.password !== '' ||
+    parsed.pathname !== '/' ||
+    parsed.search !== '' ||
+    parsed.hash !== '' ||
+    entry.endsWith('?') ||
+    entry.endsWith('#');
+  if (extra) throw problem('must list origins only, without a path, query or credentials');
+  return parsed.origin;
 }
 
 const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { readUserCredentials } from './credentials.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { OperationCalls } from './http/operation-calls.ts';
@@ -48,4 +49,19 @@ export function createContext(
     operation: operationCalls(request),
   };
   return { call, clients, config, loaders: createLoaders(clients, call, config) };
+}
+
+/**
+ * A native signal that aborts when the client goes away. Behind Node's http
+ * server it follows the response's `close`: the adapter's own signal class can
+ * abort without ever reading as aborted or firing its listeners.
+ */
+export function clientSignal(initial: { request: Request }): AbortSignal {
+  const { res } = initial as { res?: ServerResponse };
+  if (res === undefined) return initial.request.signal;
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('The client went away.'));
+  });
+  return controller.signal;
 }

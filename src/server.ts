@@ -1,25 +1,29 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { createContext, type GatewayContext } from './context.ts';
+import { clientSignal, createContext, type GatewayContext } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
 import { registerSecrets } from './http/redact.ts';
 import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
-import { createLogger, type Logger } from './observability/logger.ts';
+import { createLogger, yogaLogging, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { Tracing } from './observability/tracing.ts';
 import { canonicalEndpoint } from './plugins/canonical-endpoint.ts';
 import { clientAuth } from './plugins/client-auth.ts';
+import { cors } from './plugins/cors.ts';
+import { csrf } from './plugins/csrf.ts';
 import { errorCodes } from './plugins/error-codes.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
 import { operationCost } from './plugins/operation-cost.ts';
+import { multipartSubscriptions } from './plugins/multipart-subscriptions.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
 import { loadPersistedOperations, persistedOperations } from './plugins/persisted-operations.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
-import { requestLimits } from './plugins/request-limits.ts';
+import { capBodies, requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
 import { subscriptionLimit } from './plugins/subscription-limit.ts';
+import { sseSingleConnection } from './plugins/sse-single-connection.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -73,11 +77,13 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   providerCache?.observe((hit) => metrics.countCacheLookup(providerCache.name, hit));
   metrics.track(seams, providerCache === undefined ? [] : [providerCache]);
   const readiness = createReadiness(seams, config.readyProbeIntervalMs);
+  const corsOrigins = new Set(config.corsOrigins);
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
     graphqlEndpoint: endpoint,
     healthCheckEndpoint: '/health',
     landingPage: false,
+    cors: false, // the `cors` plugin: no origin but the gateway's own and CORS_ORIGINS
     // Body sizes are enforced before yoga reads anything: requestLimits refuses a
     // declared Content-Length over the limits (413), the Node listener a POST
     // without one (411). Yoga's own cap would refuse uploads MAX_UPLOAD_BYTES
@@ -88,21 +94,20 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     renderGraphiQL: renderGraphiqlPage,
     batching:
       config.limits.maxBatchOperations > 1 ? { limit: config.limits.maxBatchOperations } : false,
-    logging: {
-      debug: (...args) => logger.debug({ yoga: args.map(String) }, 'yoga'),
-      info: (...args) => logger.info({ yoga: args.map(String) }, 'yoga'),
-      warn: (...args) => logger.warn({ yoga: args.map(String) }, 'yoga'),
-      error: (...args) => logger.error({ yoga: args.map(describe) }, 'yoga'),
-    },
+    logging: yogaLogging(logger),
     context: (initial) => createContext(initial.request, clients, config, clientSignal(initial)),
     plugins: [
+      cors(corsOrigins),
       graphiqlAssets(),
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
       requestLog(logger, metrics),
       canonicalEndpoint(endpoint),
+      csrf(corsOrigins, endpoint),
       clientAuth(config.gatewayTokens, endpoint),
       requestLimits(config.limits, endpoint),
+      sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
+      multipartSubscriptions(),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),
       subscriptionLimit(config.server.maxSubscriptionsPerClient, config.gatewayTokens.length > 0),
@@ -131,52 +136,5 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       await tracing?.shutdown();
       releaseSecrets();
     },
-  };
-}
-
-/**
- * A native signal that aborts when the client goes away. Behind Node's http
- * server it follows the response's `close`: the adapter's own signal class can
- * abort without ever reading as aborted or firing its listeners.
- */
-function clientSignal(initial: { request: Request }): AbortSignal {
-  const { res } = initial as { res?: ServerResponse };
-  if (res === undefined) return initial.request.signal;
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('The client went away.'));
-  });
-  return controller.signal;
-}
-
-function describe(value: unknown): string {
-  return value instanceof Error ? `${value.name}: ${value.message}` : String(value);
-}
-
-/**
- * A POST body of undeclared length (chunked) could outgrow every limit before
- * anyone sees it: refused with 411 before yoga reads it. Browsers and GraphQL
- * clients always declare the length.
- */
-function capBodies(listener: RequestListener): RequestListener {
-  return (request: IncomingMessage, response: ServerResponse) => {
-    if (request.method === 'POST' && request.headers['content-length'] === undefined) {
-      const body = JSON.stringify({
-        errors: [
-          {
-            message: 'A POST must declare its Content-Length.',
-            extensions: { code: 'BAD_USER_INPUT' },
-          },
-        ],
-      });
-      response.writeHead(411, {
-        'content-type': 'application/json; charset=utf-8',
-        connection: 'close',
-      });
-      response.end(body);
-      request.resume();
-      return;
-    }
-    listener(request, response);
   };
 }

@@ -31,3 +31,17 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   // benchmark 0.1-0.2 ms of CPU per operation. main.ts flushes before exiting.
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
+
+/** Yoga's own log lines, as structured lines of the gateway's logger. */
+export function yogaLogging(logger: Logger) {
+  return {
+    debug: (...args: unknown[]) => logger.debug({ yoga: args.map(String) }, 'yoga'),
+    info: (...args: unknown[]) => logger.info({ yoga: args.map(String) }, 'yoga'),
+    warn: (...args: unknown[]) => logger.warn({ yoga: args.map(String) }, 'yoga'),
+    error: (...args: unknown[]) => logger.error({ yoga: args.map(describe) }, 'yoga'),
+  };
+}
+
+function describe(value: unknown): string {
+  return value instanceof Error ? `${value.name}: ${value.message}` : String(value);
+}

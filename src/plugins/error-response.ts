@@ -17,10 +17,12 @@ export function errorResponse(
  * True for a request that may run a GraphQL operation. Yoga answers every GET
  * that accepts text/html with the GraphiQL page before these plugins run; any
  * other GET may name an operation in any parameter (query, extensions, a
- * persisted document id), so it counts as one.
+ * persisted document id), so it counts as one. PUT and DELETE serve the
+ * single-connection mode of GraphQL over SSE (reserving a stream, stopping an
+ * operation).
  */
 export function runsOperation(request: Request, url: URL, endpoint: string): boolean {
   if (url.pathname !== endpoint) return false;
   if (request.method === 'GET') return !(request.headers.get('accept') ?? '').includes('text/html');
-  return request.method === 'POST';
+  return request.method === 'POST' || request.method === 'PUT' || request.method === 'DELETE';
 }

@@ -1,74 +1,45 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultQuery } from '../../src/graphiql/graphiql-page.ts';
+import {
+  browserMissing,
+  chromiumPath,
+  launchBrowser,
+  loopbackHosts,
+  textOf,
+  type Browser,
+} from '../helpers/browser.ts';
+import { readExamples } from '../helpers/examples.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
-const executablePath = '/usr/bin/chromium';
-const missing = !existsSync(executablePath);
-if (missing) {
-  console.warn(
-    `test/browser/graphiql.test.ts is SKIPPED: ${executablePath} is absent (install it: apt-get install -y chromium; .ci/run does).`,
-  );
-}
-/** What an editor shows (Monaco renders spaces as no-break spaces). */
-const textOf = async (locator: Locator): Promise<string> =>
-  (await locator.innerText()).replace(/\u00a0/g, ' ');
-
-const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const missing = browserMissing('test/browser/graphiql.test.ts');
+const executablePath = chromiumPath;
+const loopback = loopbackHosts;
 
 describe.skipIf(missing)(
   `GraphiQL in a real browser${missing ? ` (skipped: ${executablePath} is absent)` : ''}`,
   () => {
     let stack: Stack | undefined;
     let server: Awaited<ReturnType<typeof listen>> | undefined;
-    let context: BrowserContext | undefined;
-    let profile: string | undefined;
-    const blocked: string[] = [];
-    const requested: string[] = [];
+    let browser: Browser | undefined;
 
     beforeAll(async () => {
-      stack = await startStack();
+      stack = await startStack({ vro: { stepMs: 400 } });
       server = await listen(stack.gateway);
-      profile = mkdtempSync(join(tmpdir(), 'graphiql-chromium-'));
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-        viewport: { width: 1400, height: 2400 },
-      });
-      context.on('request', (request) => requested.push(request.url()));
-      await context.route('**/*', async (route) => {
-        const url = new URL(route.request().url());
-        if (url.protocol === 'data:' || url.protocol === 'blob:' || loopback.has(url.hostname)) {
-          await route.continue();
-        } else {
-          blocked.push(url.href);
-          await route.abort('blockedbyclient');
-        }
-      });
+      browser = await launchBrowser();
     }, 60_000);
 
     afterAll(async () => {
-      await context?.close();
-      if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+      await browser?.close();
       await server?.close();
       await stack?.close();
     });
 
     it('runs the default query and shows data of all three upstreams, with no request leaving loopback', async () => {
-      const [gateway, browser] = [server!, context!];
+      const gateway = server!;
+      const { context, blocked, requested } = browser!;
       const expected = await stack!.gql<any>(defaultQuery);
       expect(expected.errors).toBeUndefined();
       const workflow: string = expected.data.workflows.nodes[0].name;
@@ -77,7 +48,7 @@ describe.skipIf(missing)(
         (s: { name: string }) => s.name === 'IPSET-2',
       ).name;
 
-      const page = await browser.newPage();
+      const page = await context.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
       await page.goto(`${gateway.url}/graphql`, { waitUntil: 'load' });
@@ -117,5 +88,60 @@ describe.skipIf(missing)(
       expect([...hosts].filter((host) => !loopback.has(host))).toEqual([]);
       expect(requested.some((url) => url.includes('/graphiql-assets/graphiql.js'))).toBe(true);
     }, 90_000);
+
+    it('follows a workflow run with the subscription example until COMPLETED, with no header typed', async () => {
+      const gateway = server!;
+      const example = readExamples().find((e) => e.name === 'follow-workflow-run')!;
+      const run = await stack!.gql<any>(
+        'mutation($w: ID!) { runWorkflow(workflowId: $w) { execution { id } } }',
+        { w: example.variables?.['workflowId'] },
+      );
+      expect(run.errors).toBeUndefined();
+      const variables = { ...example.variables, executionId: run.data.runWorkflow.execution.id };
+
+      const page = await browser!.context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(`${gateway.url}/graphql`, { waitUntil: 'load' });
+      const query = page.locator('.graphiql-query-editor');
+      await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
+      await query.locator('.view-lines').waitFor({ state: 'visible', timeout: 30_000 });
+      await replaceText(page, query, example.document);
+      await expect.poll(() => textOf(query)).toContain('subscription FollowWorkflowRun');
+
+      await page
+        .getByRole('button', { name: /variables/i })
+        .first()
+        .click();
+      const variablesEditor = page.locator('.graphiql-editor-tool .graphiql-editor').first();
+      await replaceText(page, variablesEditor, JSON.stringify(variables));
+
+      const streamed = page.waitForResponse(
+        (response) =>
+          response.url().startsWith(`${gateway.url}/graphql?`) &&
+          response.request().method() === 'GET',
+        { timeout: 30_000 },
+      );
+      await page.locator('.graphiql-execute-button').click();
+      const response = await streamed;
+      expect(response.status()).toBe(200);
+      expect(response.headers()['content-type']).toMatch(/^text\/event-stream/);
+
+      const panel = page.locator('.graphiql-response');
+      await expect.poll(() => textOf(panel), { timeout: 30_000 }).toContain('"COMPLETED"');
+      const text = await textOf(panel);
+      expect(text).not.toContain('"errors"');
+      expect(text).toContain(`"${String(variables.executionId)}"`);
+      await page.screenshot({ path: join(tmpdir(), 'graphiql-subscription.png') });
+      expect(pageErrors).toEqual([]);
+    }, 90_000);
   },
 );
+
+/** Replaces what a Monaco editor holds, as a user pasting would. */
+async function replaceText(page: Page, editor: Locator, text: string): Promise<void> {
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}

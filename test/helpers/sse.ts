@@ -27,19 +27,23 @@ export class SseSubscription {
    * POSTs the operation with `Accept: text/event-stream` to `<baseUrl>/graphql`.
    * A refused subscription (not an event stream) keeps its status and body.
    */
-  static async open(
+  static open(
     baseUrl: string,
     query: string,
     variables: Record<string, unknown>,
     headers: Record<string, string> = {},
   ): Promise<SseSubscription> {
-    const controller = new AbortController();
-    const response = await fetch(`${baseUrl}/graphql`, {
+    return SseSubscription.request(`${baseUrl}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
       body: JSON.stringify({ query, variables }),
-      signal: controller.signal,
     });
+  }
+
+  /** Any request answered with an event stream (or refused: then its status and body are kept). */
+  static async request(url: string, init: RequestInit): Promise<SseSubscription> {
+    const controller = new AbortController();
+    const response = await fetch(url, { ...init, signal: controller.signal });
     const isStream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
     if (!isStream || response.body === null) {
       const refusal = await response.text();

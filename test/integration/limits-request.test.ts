@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
+import { packageUpload } from '../helpers/uploads.ts';
 
 const samplePackage = readFileSync(new URL('../fixtures/vro/sample.package', import.meta.url));
 const maxRequestBytes = 2048;
@@ -33,27 +34,6 @@ function postJson(body: unknown, headers: Record<string, string> = {}): Promise<
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-}
-
-/** A GraphQL multipart request importing `file`, as bytes with its content type. */
-async function multipart(
-  file: Buffer,
-): Promise<{ body: Uint8Array<ArrayBuffer>; contentType: string }> {
-  const form = new FormData();
-  form.append(
-    'operations',
-    JSON.stringify({
-      query: 'mutation($f: File!) { importPackage(file: $f, overwrite: true) { imported } }',
-      variables: { f: null },
-    }),
-  );
-  form.append('map', JSON.stringify({ 0: ['variables.f'] }));
-  form.append('0', new File([new Uint8Array(file)], 'net.powervro.tests.package'));
-  const encoded = new Response(form);
-  return {
-    body: new Uint8Array(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get('content-type') ?? '',
-  };
 }
 
 async function expectError(response: Response, status: number, code: string): Promise<string> {
@@ -89,7 +69,7 @@ describe('request body limits', () => {
 
   it('refuses an upload over MAX_UPLOAD_BYTES with 413 and BAD_USER_INPUT; vRO receives nothing', async () => {
     const big = Buffer.concat([samplePackage, Buffer.alloc(8192, 1)]);
-    const { body, contentType } = await multipart(big);
+    const { body, contentType } = await packageUpload(big);
     const before = stack.vro.requests.length;
     const message = await expectError(
       await send('/graphql', {
@@ -105,7 +85,7 @@ describe('request body limits', () => {
   });
 
   it('passes an upload within MAX_UPLOAD_BYTES (above MAX_REQUEST_BYTES) on to vRO', async () => {
-    const { body, contentType } = await multipart(samplePackage);
+    const { body, contentType } = await packageUpload(samplePackage);
     expect(body.length).toBeGreaterThan(maxRequestBytes);
     const from = stack.vro.requests.length;
     const response = await send('/graphql', {
@@ -124,7 +104,7 @@ describe('request body limits', () => {
     const roomy = await startStack();
     const served = await listen(roomy.gateway);
     try {
-      const { body, contentType } = await multipart(
+      const { body, contentType } = await packageUpload(
         Buffer.concat([samplePackage, Buffer.alloc(26_000_000)]),
       );
       const response = await fetch(`${served.url}/graphql`, {
@@ -170,68 +150,5 @@ describe('request body limits', () => {
     expect(status).toBe(411);
     expect(JSON.parse(body).errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(upstreamCalls(stack)).toBe(before);
-  });
-});
-
-describe('CSRF prevention', () => {
-  const get = (headers: Record<string, string> = {}) =>
-    send(`/graphql?query=${encodeURIComponent(query)}`, {
-      headers: { accept: 'application/json', ...headers },
-    });
-
-  it('refuses a GET operation without x-graphql-csrf with 400 and BAD_USER_INPUT, calling no upstream', async () => {
-    const before = upstreamCalls(stack);
-    const message = await expectError(await get(), 400, 'BAD_USER_INPUT');
-    expect(message).toContain('x-graphql-csrf');
-    expect(upstreamCalls(stack)).toBe(before);
-  });
-
-  it.each(['x-graphql-csrf', 'x-graphql-yoga-csrf', 'apollo-require-preflight'])(
-    'runs a GET operation that carries %s',
-    async (header) => {
-      const from = stack.vro.requests.length;
-      const response = await get({ [header]: '1' });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({
-        data: { workflows: { totalCount: expect.any(Number) } },
-      });
-      expect(stack.vro.requests.length).toBe(from + 1);
-    },
-  );
-
-  it('refuses a multipart upload without x-graphql-csrf; vRO receives nothing', async () => {
-    const { body, contentType } = await multipart(samplePackage);
-    const before = stack.vro.requests.length;
-    await expectError(
-      await send('/graphql', { method: 'POST', headers: { 'content-type': contentType }, body }),
-      400,
-      'BAD_USER_INPUT',
-    );
-    expect(stack.vro.requests.length).toBe(before);
-  });
-
-  it.each([
-    ['text/plain;charset=UTF-8', JSON.stringify({ query })],
-    ['application/x-www-form-urlencoded', `query=${encodeURIComponent(query)}`],
-  ])('refuses a %s POST without x-graphql-csrf', async (contentType, body) => {
-    const before = upstreamCalls(stack);
-    await expectError(
-      await send('/graphql', { method: 'POST', headers: { 'content-type': contentType }, body }),
-      400,
-      'BAD_USER_INPUT',
-    );
-    expect(upstreamCalls(stack)).toBe(before);
-  });
-
-  it('runs a JSON POST without the header: a browser cannot send it cross-site unasked', async () => {
-    const response = await postJson({ query });
-    expect(response.status).toBe(200);
-  });
-
-  it('serves GraphiQL to a browser GET without a query and without the header', async () => {
-    const response = await send('/graphql', { headers: { accept: 'text/html' } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await response.text()).toContain('<html');
   });
 });
