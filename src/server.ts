@@ -17,6 +17,7 @@ import { loadPersistedOperations, persistedOperations } from './plugins/persiste
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
+import { safeResults } from './plugins/safe-results.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -104,6 +105,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
             ),
           ]),
       errorCodes(),
+      safeResults(logger),
       ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],
   });
