@@ -43,17 +43,10 @@ export function jsonBoundsProblem(value: unknown): string | undefined {
 }
 
 function scalarLength(node: unknown): number {
-  switch (typeof node) {
-    case 'string':
-      return node.length + 2;
-    case 'number':
-    case 'bigint':
-      return 24;
-    case 'boolean':
-      return 5;
-    default:
-      return node === null ? 4 : 0;
-  }
+  if (typeof node === 'string') return node.length + 2;
+  if (typeof node === 'number' || typeof node === 'bigint') return 24;
+  if (typeof node === 'boolean') return 5;
+  return node === null ? 4 : 0;
 }
 
 /** Objects already measured by `upstreamJson`, so that the JSON scalar does not measure them again. */
