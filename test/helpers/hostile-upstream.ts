@@ -332,7 +332,8 @@ function abuse(service: Service, kind: AbuseKind, answer: Answer, pick: () => nu
         ),
       );
     case 'huge-string':
-      return plain(replaced(() => `"${huge()}"`, huge()));
+      // Past the JSON bounds in JSON; in XML a mere megabyte (the parser's time grows with it).
+      return plain(replaced(() => `"${huge()}"`, huge().slice(0, 1024 * 1024)));
     case 'wrong-type': {
       const headers = { ...answer.headers };
       // The headers the gateway reads: where a run or a created object is, the firewall's generation.
@@ -429,10 +430,9 @@ function send(response: ServerResponse, sent: Sent): void {
 export async function startHostileUpstreams(seed: number): Promise<HostileUpstreams> {
   const pick = random(seed);
   let target: { service: Service; kind: AbuseKind } | undefined;
-  const overrides: Partial<Record<Service, (request: RecordedRequest) => Override | undefined>> =
-    {};
+  const overrides = new Map<Service, (request: RecordedRequest) => Override | undefined>();
   const handler = (service: Service) => (request: RecordedRequest, response: ServerResponse) => {
-    const own = overrides[service]?.(request);
+    const own = overrides.get(service)?.(request);
     if (own !== undefined) {
       send(response, { ...own, body: Buffer.from(own.body) });
       return;
@@ -475,8 +475,8 @@ export async function startHostileUpstreams(seed: number): Promise<HostileUpstre
       target = next;
     },
     override(service, answer) {
-      if (answer === undefined) delete overrides[service];
-      else overrides[service] = answer;
+      if (answer === undefined) overrides.delete(service);
+      else overrides.set(service, answer);
     },
     close: async () => {
       await Promise.all([vro.close(), vra.close(), nsx.close()]);

@@ -185,15 +185,18 @@ describe(`hostile upstreams (seed ${seed}; HOSTILE_SEED replays)`, () => {
       for (const service of services) {
         hostile.attack({ service, kind });
         const context = `${kind} from ${service}`;
-        for (const example of examples) expectWithinContract(await run(example), context);
+        const callsBefore = hostile[service].requests.length;
+        const answers: Answered[] = [];
+        for (const example of examples) answers.push(await run(example));
 
         for (const accept of ['application/json', 'multipart/mixed']) {
           const answered = await runEverything(accept);
-          expectWithinContract(answered, context);
+          answers.push(answered);
           const [payload] = answered.payloads;
           for (const [field, owner] of Object.entries(rootService)) {
-            if (owner !== service)
+            if (owner !== service) {
               expect(payload?.data?.[field], `${context}: ${field}`).not.toBeNull();
+            }
           }
           for (const error of payload?.errors ?? []) {
             expect(rootService[String(error.path?.[0])], `${context}: ${error.message}`).toBe(
@@ -201,9 +204,32 @@ describe(`hostile upstreams (seed ${seed}; HOSTILE_SEED replays)`, () => {
             );
           }
         }
+        for (const answered of answers) expectWithinContract(answered, context);
+        // The abuse reached the gateway, and did what it must.
+        expect(hostile[service].requests.length - callsBefore, context).toBeGreaterThan(5);
+        const messages = answers.flatMap((a) =>
+          a.payloads.flatMap((p) => (p.errors ?? []).map((e) => e.message)),
+        );
+        if (kind === 'invalid-utf8') {
+          expect(
+            messages.some((m) => m.includes('not valid UTF-8')),
+            context,
+          ).toBe(true);
+        }
+        if (kind === 'deep' || kind === 'not-the-format' || kind === 'truncated') {
+          expect(messages.length, context).toBeGreaterThan(0);
+        }
+        if (kind === 'latin1' || kind === 'utf16') {
+          // Honest answers in another charset: read right, so never refused as text.
+          const misread = messages.filter((m) =>
+            /not JSON|not well-formed|not valid|character set/.test(m),
+          );
+          expect(misread, context).toEqual([]);
+        }
       }
       hostile.attack(undefined);
       expect(healthFailures).toEqual([]);
+      expect(healthChecks).toBeGreaterThan(0);
       expect(gateway.child.exitCode).toBeNull();
     },
     240_000,
