@@ -1,0 +1,120 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSchema, createYoga } from 'graphql-yoga';
+import { GraphQLScalarType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/observability/logger.ts';
+import { safeResults } from '../../src/plugins/safe-results.ts';
+
+/** 100,000 arrays deep: more than JSON.stringify's stack holds. */
+function tooDeep(): unknown[] {
+  const root: unknown[] = [];
+  let inner = root;
+  for (let i = 0; i < 100_000; i += 1) {
+    const next: unknown[] = [];
+    inner.push(next);
+    inner = next;
+  }
+  return root;
+}
+
+// A scalar that passes anything through, as a careless resolver or scalar might.
+const Raw = new GraphQLScalarType({ name: 'Raw', serialize: (value) => value });
+
+let server: Server;
+let base: string;
+const unwritten: string[] = [];
+
+beforeAll(async () => {
+  const logger = createLogger('error', { write: (line: string) => void unwritten.push(line) });
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: /* GraphQL */ `
+        scalar Raw
+        type Query {
+          deep: Raw
+          fine: String
+        }
+        type Subscription {
+          values: Raw
+        }
+      `,
+      resolvers: {
+        Raw,
+        Query: { deep: () => tooDeep(), fine: () => 'fine' },
+        Subscription: {
+          values: {
+            async *subscribe() {
+              yield { values: 'first' };
+              yield { values: tooDeep() };
+              yield { values: 'last' };
+            },
+          },
+        },
+      },
+    }),
+    logging: false,
+    plugins: [safeResults(logger)],
+  });
+  server = createServer(yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const unwritable = {
+  data: null,
+  errors: [
+    {
+      message: 'The answer could not be written: an upstream value is too large or too deep.',
+      extensions: { code: 'UPSTREAM_BAD_RESPONSE' },
+    },
+  ],
+};
+
+async function post(query: string, accept: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(base, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+describe('a result that cannot be written', () => {
+  it('is answered over plain JSON as an UPSTREAM_BAD_RESPONSE error, not a 500', async () => {
+    const answer = await post('{ deep fine }', 'application/json');
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual(unwritable);
+    expect(unwritten.some((line) => line.includes('a result could not be written'))).toBe(true);
+  });
+
+  it('replaces only its own event of a subscription over SSE; the events after it still come, then complete', async () => {
+    const answer = await post('subscription { values }', 'text/event-stream');
+    const events = answer.text
+      .split('\n\n')
+      .filter((block) => block.startsWith('event: next'))
+      .map((block) => JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown);
+    expect(events).toEqual([
+      { data: { values: 'first' } },
+      unwritable,
+      { data: { values: 'last' } },
+    ]);
+    expect(answer.text).toContain('event: complete');
+  });
+
+  it('is answered as an error part over incremental delivery (multipart/mixed)', async () => {
+    const answer = await post('{ deep fine }', 'multipart/mixed');
+    expect(answer.text).toContain(JSON.stringify(unwritable));
+    expect(answer.text.trimEnd().endsWith('-----')).toBe(true);
+  });
+
+  it('leaves the server serving', async () => {
+    expect(JSON.parse((await post('{ fine }', 'application/json')).text)).toEqual({
+      data: { fine: 'fine' },
+    });
+  });
+});
