@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { GraphQLScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,9 +46,10 @@ beforeAll(async () => {
         Subscription: {
           values: {
             async *subscribe() {
-              yield { values: 'first' };
-              yield { values: tooDeep() };
-              yield { values: 'last' };
+              for (const values of ['first', tooDeep(), 'last']) {
+                await setImmediate();
+                yield { values };
+              }
             },
           },
         },
@@ -56,7 +58,7 @@ beforeAll(async () => {
     logging: false,
     plugins: [safeResults(logger)],
   });
-  server = createServer(yoga);
+  server = createServer(yoga.requestListener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 });
