@@ -328,7 +328,8 @@ function abuse(service: Service, kind: AbuseKind, answer: Answer, pick: () => nu
       return plain(
         replaced(
           (path) => (path.includes('value') ? deepVroValue(100) : deepJson(200, pick)),
-          deepXml(900),
+          // Past the JSON bounds, within what the XML parser accepts (100 elements).
+          deepXml(90),
         ),
       );
     case 'huge-string':

@@ -282,6 +282,53 @@ describe(`hostile upstreams (seed ${seed}; HOSTILE_SEED replays)`, () => {
   });
 });
 
+describe('a firewall rule part nested past the JSON bounds', () => {
+  it('fails only that part with UPSTREAM_BAD_RESPONSE of NSX; the rule and its other parts resolve', async () => {
+    const deep = '<a>'.repeat(80) + '</a>'.repeat(80);
+    hostile.override('nsx', (request) =>
+      request.method === 'GET' && request.path.includes('/app/firewall/')
+        ? {
+            status: 200,
+            headers: { 'content-type': 'application/xml', etag: '"7"' },
+            body: `<VshieldAppConfiguration><firewallConfiguration contextId="dvportgroup-63"><layer3FirewallRule disabled="false" precedence="default" id="1001"><action>allow</action><logged>false</logged><source>${deep}</source><destination><address><containerId>ipset-3</containerId></address></destination></layer3FirewallRule></firewallConfiguration></VshieldAppConfiguration>`,
+          }
+        : undefined,
+    );
+    try {
+      const response = await post(
+        JSON.stringify({
+          query:
+            '{ applicationFirewall(portGroupId: "dvportgroup-63") { rules { id action source destination } } }',
+        }),
+        { 'content-type': 'application/json' },
+      );
+      const answer = (await response.json()) as Payload;
+      expect(answer.data).toEqual({
+        applicationFirewall: {
+          rules: [
+            {
+              id: '1001',
+              action: 'allow',
+              source: null,
+              destination: { address: { containerId: 'ipset-3' } },
+            },
+          ],
+        },
+      });
+      expect(answer.errors).toEqual([
+        expect.objectContaining({
+          message:
+            'The network manager (NSX) sent an unexpected answer: a JSON value nested deeper than 64 levels.',
+          path: ['applicationFirewall', 'rules', 0, 'source'],
+          extensions: expect.objectContaining({ code: 'UPSTREAM_BAD_RESPONSE' }),
+        }),
+      ]);
+    } finally {
+      hostile.override('nsx', undefined);
+    }
+  });
+});
+
 describe('answers in a declared non-UTF-8 charset', () => {
   const firewallIn1252 = (notes: string): Buffer =>
     Buffer.from(
