@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamBadResponseError } from '../../src/errors.ts';
 import { isMeasured, jsonBoundsProblem, jsonLimits, upstreamJson } from '../../src/json-bounds.ts';
-
-/** `levels` arrays nested in each other, built without recursion. */
-function nested(levels: number): unknown[] {
-  const root: unknown[] = [];
-  let inner = root;
-  for (let i = 1; i < levels; i += 1) {
-    const next: unknown[] = [];
-    inner.push(next);
-    inner = next;
-  }
-  return root;
-}
+import { nestedArrays as nested } from '../helpers/deep-values.ts';
 
 describe('the bounds of a JSON value', () => {
   it('accepts 64 levels of nesting and refuses 65', () => {
