@@ -17,27 +17,37 @@ export const jsonLimits = {
 /** What makes `value` exceed the bounds, or undefined when it is within them. */
 export function jsonBoundsProblem(value: unknown): string | undefined {
   const { maxDepth, maxLength } = jsonLimits;
+  const tooLong = `a JSON value larger than ${maxLength} characters`;
   let length = 0;
-  const pending: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 0 }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { node, depth } = next;
-    length += scalarLength(node);
-    if (typeof node === 'object' && node !== null) {
-      if (depth >= maxDepth) return `a JSON value nested deeper than ${maxDepth} levels`;
-      const isArray = Array.isArray(node);
-      const entries = isArray ? (node as unknown[]) : Object.entries(node);
-      length += 2 + entries.length;
-      if (length > maxLength) return `a JSON value larger than ${maxLength} characters`;
-      for (const entry of entries) {
-        if (isArray) pending.push({ node: entry, depth: depth + 1 });
-        else {
-          const [key, member] = entry as [string, unknown];
-          length += key.length + 3;
-          pending.push({ node: member, depth: depth + 1 });
-        }
+  // Two parallel stacks (no object per member): this walk runs on every JSON value written.
+  const nodes: unknown[] = [value];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop() ?? 0;
+    if (typeof node !== 'object' || node === null) {
+      length += scalarLength(node);
+      if (length > maxLength) return tooLong;
+      continue;
+    }
+    if (depth >= maxDepth) return `a JSON value nested deeper than ${maxDepth} levels`;
+    if (Array.isArray(node)) {
+      length += 2 + node.length;
+      if (length > maxLength) return tooLong;
+      for (const member of node as unknown[]) {
+        nodes.push(member);
+        depths.push(depth + 1);
+      }
+    } else {
+      const keys = Object.keys(node);
+      length += 2 + keys.length;
+      for (const key of keys) {
+        length += key.length + 3;
+        if (length > maxLength) return tooLong;
+        nodes.push((node as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
       }
     }
-    if (length > maxLength) return `a JSON value larger than ${maxLength} characters`;
   }
   return undefined;
 }
