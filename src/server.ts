@@ -24,6 +24,7 @@ import { capBodies, requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
 import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { sseSingleConnection } from './plugins/sse-single-connection.ts';
+import { safeResults } from './plugins/safe-results.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
@@ -120,6 +121,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
             ),
           ]),
       errorCodes(),
+      safeResults(logger),
       ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],
   });

@@ -1,30 +1,40 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { BodyCharsetError, decodeBody } from './body-charset.ts';
 import { abortReason } from './concurrency-limiter.ts';
 
 export interface TextAnswer {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The whole body, decoded as UTF-8. */
+  /** The whole body, decoded in the character set it declares (body-charset.ts). */
   body: string;
 }
 
-/** The answer's body grew past the limit; the request was aborted. */
-export class BodyTooLargeError extends Error {
-  readonly limit: number;
+/** The answer came, but its body cannot be used: too large, or not text in its declared charset. */
+export class UnreadableBodyError extends Error {
   readonly status: number;
+  constructor(reason: string, status: number) {
+    super(reason);
+    this.name = 'UnreadableBodyError';
+    this.status = status;
+  }
+}
+
+/** The answer's body grew past the limit; the request was aborted. */
+export class BodyTooLargeError extends UnreadableBodyError {
+  readonly limit: number;
   constructor(limit: number, status: number) {
-    super(`a body larger than ${limit} bytes`);
+    super(`a body larger than ${limit} bytes`, status);
     this.name = 'BodyTooLargeError';
     this.limit = limit;
-    this.status = status;
   }
 }
 
 /**
  * Sends one request and collects its whole body as text. Rejects with the
  * signal's reason when it aborts (the request is aborted too, even while it
- * still waits in the pool), with BodyTooLargeError past `maxBytes`, and with
+ * still waits in the pool), with BodyTooLargeError past `maxBytes`, with
+ * UnreadableBodyError for a success body that is not text in its charset, and with
  * undici's own error for anything on the wire. Unlike `Dispatcher.request`, no
  * stream or async iterator is made per call: the gateway's hot path.
  */
@@ -96,11 +106,22 @@ class TextHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (!this.#settle()) return;
-    const body =
-      this.#chunks.length === 1
-        ? (this.#chunks[0] as Buffer).toString('utf8')
-        : Buffer.concat(this.#chunks).toString('utf8');
-    this.#resolve({ status: this.#status, headers: this.#headers, body });
+    const bytes =
+      this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
+    const status = this.#status;
+    let body: string;
+    try {
+      // Only a success answer's content is used: an error answer's stays readable, its status decides.
+      body = decodeBody(bytes, this.#headers['content-type'], status >= 200 && status < 300);
+    } catch (error) {
+      this.#reject(
+        error instanceof BodyCharsetError
+          ? new UnreadableBodyError(error.message, status)
+          : asError(error),
+      );
+      return;
+    }
+    this.#resolve({ status, headers: this.#headers, body });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -125,4 +146,8 @@ class TextHandler implements Dispatcher.DispatchHandler {
     this.#signal.removeEventListener('abort', this.#onAbort);
     return true;
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

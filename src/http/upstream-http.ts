@@ -12,7 +12,7 @@ import {
 } from '../errors.ts';
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
-import { BodyTooLargeError, dispatchForText } from './dispatch-text.ts';
+import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
@@ -403,7 +403,7 @@ export class UpstreamHttp {
       const answer = await dispatchForText(this.#pool, options, signal, limit);
       return { status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body };
     } catch (error) {
-      if (!(error instanceof BodyTooLargeError)) throw error;
+      if (!(error instanceof UnreadableBodyError)) throw error;
       throw new UpstreamBadResponseError(this.service, error.message, error.status);
     }
   }

@@ -1,19 +1,26 @@
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
 import { BadUserInputError } from '../errors.ts';
+import { isMeasured, jsonBoundsProblem } from '../json-bounds.ts';
 
-/** Deeper JSON than any upstream document takes; every consumer of a JSON input may recurse safely below it. */
-export const maxJsonDepth = 100;
+/** An input within the bounds of json-bounds.ts, so that every consumer of a JSON input may recurse safely. */
+function boundedInput(value: unknown): unknown {
+  const problem = jsonBoundsProblem(value);
+  if (problem !== undefined) throw new BadUserInputError(`Refused ${problem}.`);
+  return value;
+}
 
-/** The value, unless arrays and objects nest deeper than maxJsonDepth (checked without recursion). */
-function shallowEnough(value: unknown): unknown {
-  const pending: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { node, depth } = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > maxJsonDepth) {
-      throw new BadUserInputError(`A JSON value is nested deeper than ${maxJsonDepth} levels.`);
-    }
-    for (const child of Object.values(node)) pending.push({ node: child, depth: depth + 1 });
+/**
+ * The last check before a value is written: resolvers measure upstream values
+ * with `upstreamJson` (which names the upstream); anything else is measured
+ * here, so that no value can make the response unwritable.
+ */
+function boundedOutput(value: unknown): unknown {
+  if (isMeasured(value)) return value;
+  const problem = jsonBoundsProblem(value);
+  if (problem !== undefined) {
+    throw new GraphQLError(`An upstream sent ${problem}.`, {
+      extensions: { code: 'UPSTREAM_BAD_RESPONSE' },
+    });
   }
   return value;
 }
@@ -21,9 +28,9 @@ function shallowEnough(value: unknown): unknown {
 export const JSONScalar = new GraphQLScalarType({
   name: 'JSON',
   description: 'Any JSON value: object, array, string, number, boolean or null.',
-  serialize: (value) => value,
-  parseValue: shallowEnough,
-  parseLiteral: (ast, variables) => shallowEnough(valueFromASTUntyped(ast, variables)),
+  serialize: boundedOutput,
+  parseValue: boundedInput,
+  parseLiteral: (ast, variables) => boundedInput(valueFromASTUntyped(ast, variables)),
 });
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

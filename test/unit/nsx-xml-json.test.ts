@@ -5,7 +5,7 @@ import {
   sameJson,
   XmlJsonError,
 } from '../../src/upstreams/nsx/xml-json.ts';
-import { buildXml, parseXml } from '../../src/upstreams/nsx/xml.ts';
+import { buildXml, element, parseXml } from '../../src/upstreams/nsx/xml.ts';
 
 const json = (xml: string) => elementToJson(parseXml(xml));
 
@@ -121,5 +121,20 @@ describe('sameJson', () => {
     expect(sameJson(node, { a: { '#text': 't', '@x': '2' }, b: '1' })).toBe(true);
     expect(sameJson(node, { a: { '#text': 't', '@x': '3' }, b: '1' })).toBe(false);
     expect(sameJson(node, { b: '1' })).toBe(false);
+  });
+});
+
+describe('the JSON form of a deeply nested element', () => {
+  it('is built without recursion, whatever the depth', () => {
+    let inner = element('leaf', {}, [{ text: 'x' }]);
+    for (let level = 0; level < 100_000; level += 1) inner = element('a', {}, [inner]);
+    let json = elementToJson(element('source', {}, [inner])) as Record<string, unknown>;
+    let depth = 0;
+    while (typeof json['a'] === 'object') {
+      json = json['a'] as Record<string, unknown>;
+      depth += 1;
+    }
+    expect(depth).toBe(100_000);
+    expect(json).toEqual({ leaf: 'x' });
   });
 });

@@ -80,3 +80,44 @@ describe('vRO value unwrapping', () => {
     });
   });
 });
+
+describe('vRO values nested beyond reason', () => {
+  const arrays = (levels: number): unknown =>
+    JSON.parse(
+      '{"array":{"elements":['.repeat(levels) + '{"string":{"value":"x"}}' + ']}}'.repeat(levels),
+    );
+
+  it('unwraps 64 levels of arrays', () => {
+    let value = unwrapValue(arrays(64));
+    for (let level = 0; level < 64; level += 1) {
+      expect(Array.isArray(value)).toBe(true);
+      value = (value as unknown[])[0];
+    }
+    expect(value).toBe('x');
+  });
+
+  it('refuses 3,000 levels of array wrappers as UPSTREAM_BAD_RESPONSE, without overflowing the stack', () => {
+    expect(() => unwrapValue(arrays(3000))).toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining('a JSON value nested deeper than 64 levels'),
+        extensions: expect.objectContaining({ code: 'UPSTREAM_BAD_RESPONSE' }),
+      }),
+    );
+  });
+
+  it('keeps a property named __proto__ as an own key, and the last of a repeated key', () => {
+    const value = unwrapValue({
+      properties: {
+        property: [
+          { key: '__proto__', value: { string: { value: 'p' } } },
+          { key: 'k', value: { string: { value: 'first' } } },
+          { key: 'k', value: { array: { elements: [{ number: { value: 1 } }] } } },
+        ],
+      },
+    }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__', 'k']);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toBe('p');
+    expect(value['k']).toEqual([1]);
+  });
+});

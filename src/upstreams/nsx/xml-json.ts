@@ -30,23 +30,41 @@ export class XmlJsonError extends Error {
 
 const textKey = '#text';
 
-/** The JSON form of an element's content (its attributes, children and text). */
+/**
+ * The JSON form of an element's content (its attributes, children and text).
+ * Built top-down without recursion: a manager's document may nest as deep as
+ * the parser lets it.
+ */
 export function elementToJson(node: XmlElement): JsonValue {
-  const attributes = Object.entries(node.attributes);
-  const children = childElements(node);
-  const text = textOf(node);
-  if (attributes.length === 0 && children.length === 0) return text;
-  const json: Record<string, JsonValue> = {};
-  for (const [name, value] of attributes) json[`@${name}`] = value;
-  for (const child of children) {
-    const value = elementToJson(child);
-    const seen = json[child.name];
-    if (seen === undefined) json[child.name] = value;
-    else if (Array.isArray(seen)) seen.push(value);
-    else json[child.name] = [seen, value];
+  if (isLeaf(node)) return textOf(node);
+  const top: Record<string, JsonValue> = {};
+  const pending: Array<{ node: XmlElement; json: Record<string, JsonValue> }> = [
+    { node, json: top },
+  ];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { json } = next;
+    for (const [name, value] of Object.entries(next.node.attributes)) json[`@${name}`] = value;
+    for (const child of childElements(next.node)) {
+      let value: JsonValue;
+      if (isLeaf(child)) value = textOf(child);
+      else {
+        const inner: Record<string, JsonValue> = {};
+        pending.push({ node: child, json: inner });
+        value = inner;
+      }
+      const seen = json[child.name];
+      if (seen === undefined) json[child.name] = value;
+      else if (Array.isArray(seen)) seen.push(value);
+      else json[child.name] = [seen, value];
+    }
+    const text = textOf(next.node);
+    if (text !== '') json[textKey] = text;
   }
-  if (text !== '') json[textKey] = text;
-  return json;
+  return top;
+}
+
+function isLeaf(node: XmlElement): boolean {
+  return Object.keys(node.attributes).length === 0 && childElements(node).length === 0;
 }
 
 /** The element `<name>` whose content has the JSON form `value`; throws XmlJsonError. */

@@ -1,10 +1,63 @@
+import { UpstreamBadResponseError } from '../../errors.ts';
+import { jsonLimits } from '../../json-bounds.ts';
+
 /**
  * A vRO typed value as plain JSON: `{"number":{"value":326.0}}` is 326,
  * `{"array":{"elements":[...]}}` an array, `{"properties":{"property":[{key,value}]}}`
  * an object, `{"sdk-object":{type,id}}` `{ type, id }`, a date an ISO string.
- * A wrapper the gateway does not know is kept as vRO sent it.
+ * A wrapper the gateway does not know is kept as vRO sent it. Walked without
+ * recursion; arrays and objects nested deeper than the JSON bounds are
+ * UPSTREAM_BAD_RESPONSE.
  */
 export function unwrapValue(wrapped: unknown): unknown {
+  const root: { value: unknown } = { value: null };
+  const pending: Array<{ wrapped: unknown; depth: number; into: object; key: string | number }> = [
+    { wrapped, depth: 0, into: root, key: 'value' },
+  ];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { depth, into, key } = next;
+    const shallow = unwrapOne(next.wrapped);
+    let value: unknown = shallow;
+    if (shallow instanceof Nested) {
+      if (depth >= jsonLimits.maxDepth) {
+        throw new UpstreamBadResponseError(
+          'vro',
+          `a JSON value nested deeper than ${jsonLimits.maxDepth} levels`,
+        );
+      }
+      value = shallow.container;
+      // Pushed last to first, so that they are taken in order: a repeated key keeps its last value.
+      for (let i = shallow.children.length - 1; i >= 0; i -= 1) {
+        const [childKey, child] = shallow.children[i] as [string | number, unknown];
+        pending.push({ wrapped: child, depth: depth + 1, into: value as object, key: childKey });
+      }
+    }
+    // defineProperty: a key such as `__proto__` is an own property, as Object.fromEntries makes it.
+    Object.defineProperty(into, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return root.value;
+}
+
+/** An array or object whose members are still wrapped. */
+class Nested {
+  readonly container: unknown[] | Record<string, unknown>;
+  readonly children: Array<[string | number, unknown]>;
+  constructor(
+    container: unknown[] | Record<string, unknown>,
+    children: Array<[string | number, unknown]>,
+  ) {
+    this.container = container;
+    this.children = children;
+  }
+}
+
+/** One wrapper: a plain value, or a Nested container to fill. */
+function unwrapOne(wrapped: unknown): unknown {
   if (!isObject(wrapped)) return wrapped ?? null;
   const [kind] = Object.keys(wrapped);
   if (kind === undefined) return null;
@@ -21,7 +74,11 @@ export function unwrapValue(wrapped: unknown): unknown {
       return isObject(inner) ? (toIsoDate(inner['value']) ?? inner['value'] ?? null) : null;
     case 'array': {
       const elements = isObject(inner) ? inner['elements'] : undefined;
-      return Array.isArray(elements) ? elements.map(unwrapValue) : [];
+      if (!Array.isArray(elements)) return [];
+      return new Nested(
+        new Array<unknown>(elements.length).fill(null),
+        elements.map((element: unknown, i) => [i, element]),
+      );
     }
     case 'properties': {
       const property = isObject(inner) ? inner['property'] : undefined;
@@ -29,8 +86,8 @@ export function unwrapValue(wrapped: unknown): unknown {
       const entries = property
         .filter(isObject)
         .filter((entry) => typeof entry['key'] === 'string')
-        .map((entry) => [entry['key'] as string, unwrapValue(entry['value'])] as const);
-      return Object.fromEntries(entries);
+        .map((entry): [string, unknown] => [entry['key'] as string, entry['value']]);
+      return new Nested({}, entries);
     }
     case 'sdk-object':
       return isObject(inner) ? { type: inner['type'] ?? null, id: inner['id'] ?? null } : null;
