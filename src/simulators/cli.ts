@@ -24,6 +24,8 @@
  *                              vRA identity (default gateway@vsphere.local / simulator / vsphere.local)
  *   --nsx-username, --nsx-password           NSX Basic credentials (default gateway / simulator)
  *   --vra-catalog-items <n>    serve n catalog items: the seeded ones, repeated under new ids
+ *   --nsx-firewall-bytes <n>   serve port group dvportgroup-63's firewall with a generated ruleset
+ *                              of about n bytes (layer-3 rules with sources, destinations, notes)
  *   --vro-step-ms <n>          how long each state of a workflow run lasts (default 2000)
  *   --control-port <n>         also serve request counts on 127.0.0.1:<n> (0: any free port):
  *                              GET /counts -> {"vro":{"total":n,"byRoute":{"GET /vco/api/workflows":n}},...}
@@ -76,6 +78,7 @@ function parseFlags() {
         'nsx-username': { type: 'string' },
         'nsx-password': { type: 'string' },
         'vra-catalog-items': { type: 'string' },
+        'nsx-firewall-bytes': { type: 'string' },
         'vro-step-ms': { type: 'string' },
         'control-port': { type: 'string' },
         help: { type: 'boolean' },
@@ -207,7 +210,12 @@ async function start(service: Service): Promise<Started> {
       return started(service, sim, { tenant: sim.tenant });
     }
     case 'nsx': {
-      const sim = await startNsxSimulator({ ...at, ...credentials('nsx') });
+      const firewallBytes = integer('nsx-firewall-bytes', 1, 64 * 2 ** 20);
+      const sim = await startNsxSimulator({
+        ...at,
+        ...credentials('nsx'),
+        ...(firewallBytes === undefined ? {} : { firewallBytes }),
+      });
       return started(service, sim);
     }
   }

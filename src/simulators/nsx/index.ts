@@ -8,6 +8,7 @@ import { hasBasicAuth, startSimServer, type RecordedRequest } from '../sim-serve
 import { edgeRoutes } from './edge-routes.ts';
 import { firewallRoutes } from './firewall-routes.ts';
 import { servicesRoutes } from './services-routes.ts';
+import { withLargeFirewall } from './large-firewall.ts';
 import { seedNsxState, type NsxState } from './seed.ts';
 import {
   defaultSwitches,
@@ -33,6 +34,11 @@ export interface NsxSimulatorOptions {
   users?: ReadonlyArray<{ username: string; password: string }>;
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: string; cert: string };
+  /**
+   * Seed dvportgroup-63's firewall with a generated ruleset of about this
+   * many bytes (load tests of large configurations); kept across `reset()`.
+   */
+  firewallBytes?: number;
 }
 
 export interface NsxSimulator {
@@ -89,7 +95,11 @@ function route(call: SimCall): void {
 export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Promise<NsxSimulator> {
   const username = options.username ?? 'gateway';
   const password = options.password ?? 'simulator';
-  let state = seedNsxState();
+  const seed = (): NsxState =>
+    options.firewallBytes === undefined
+      ? seedNsxState()
+      : withLargeFirewall(seedNsxState(), options.firewallBytes);
+  let state = seed();
   const switches: NsxSwitches = { ...defaultSwitches(), ...options.switches };
 
   const server = await startSimServer(
@@ -157,7 +167,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
       return writeXml(el('VshieldAppConfiguration', [firewall.configuration]));
     },
     reset() {
-      state = seedNsxState();
+      state = seed();
       Object.assign(switches, defaultSwitches());
       server.requests.length = 0;
     },

@@ -23,7 +23,8 @@ import type {
   ServiceRecord,
   VirtualServerRecord,
 } from './wire.ts';
-import { buildXml, parseXml, XmlError, type XmlElement } from './xml.ts';
+import { XmlError, type XmlElement } from './xml.ts';
+import { buildXmlInSlices, parseXmlInSlices } from './xml-slices.ts';
 
 interface NsxRequest {
   method: HttpMethod;
@@ -66,7 +67,7 @@ export class NsxClient {
       path: path`/api/2.0/services/ipset/scope/${checkId(scopeId, 'scopeId')}`,
       route: '/api/2.0/services/ipset/scope/{scopeId}',
     });
-    return readIpSetList(this.#parse(response));
+    return readIpSetList(await this.#parse(response));
   }
 
   async getIpSet(call: CallContext, id: string): Promise<IpSetRecord> {
@@ -75,7 +76,7 @@ export class NsxClient {
       path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
       route: '/api/2.0/services/ipset/{id}',
     });
-    return readIpSet(this.#parse(response));
+    return readIpSet(await this.#parse(response));
   }
 
   /** Answers the new IP set's id. */
@@ -117,7 +118,7 @@ export class NsxClient {
       path: path`/api/2.0/services/application/scope/${checkId(scopeId, 'scopeId')}`,
       route: '/api/2.0/services/application/scope/{scopeId}',
     });
-    return readServiceList(this.#parse(response));
+    return readServiceList(await this.#parse(response));
   }
 
   async getService(call: CallContext, id: string): Promise<ServiceRecord> {
@@ -126,7 +127,7 @@ export class NsxClient {
       path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
       route: '/api/2.0/services/application/{id}',
     });
-    return readService(this.#parse(response));
+    return readService(await this.#parse(response));
   }
 
   /** Answers the new service's id. The scope is the segment right after `application` (interfaces.md C). */
@@ -195,7 +196,7 @@ export class NsxClient {
       route: '/api/2.0/app/firewall/{contextId}/config',
     });
     const generation = generationFromEtag(response.headers['etag']);
-    return readFirewallConfig(this.#parse(response), contextId, generation);
+    return readFirewallConfig(await this.#parse(response), contextId, generation);
   }
 
   /**
@@ -239,7 +240,7 @@ export class NsxClient {
     const headers: Record<string, string> = { accept: xmlMediaType, ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
-      body = buildXml(request.body, { declaration: true });
+      body = await buildXmlInSlices(request.body, { declaration: true });
       headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
     }
     const authorization = this.#authorization(call);
@@ -254,9 +255,10 @@ export class NsxClient {
     });
   }
 
-  #parse(response: UpstreamResponse): XmlElement {
+  /** Large configurations are parsed and built in slices, so that other requests are served meanwhile. */
+  async #parse(response: UpstreamResponse): Promise<XmlElement> {
     try {
-      return parseXml(response.body);
+      return await parseXmlInSlices(response.body);
     } catch (error) {
       if (error instanceof XmlError) throw badResponse(error.message, response.status);
       throw error;
