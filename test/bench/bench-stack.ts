@@ -19,6 +19,12 @@ export interface SimulatorOptions {
   latencyMs?: number;
   faultProbability?: number;
   catalogItems?: number;
+  /**
+   * Serve the NSX simulator in a process of its own, with port group
+   * dvportgroup-63's firewall seeded at about this many bytes (its parse of a
+   * large POST then holds up only its own process).
+   */
+  nsxFirewallBytes?: number;
 }
 
 export interface BenchStackOptions {
@@ -33,6 +39,8 @@ export interface BenchStackOptions {
 
 export interface BenchStack {
   simulators: Spawned;
+  /** The NSX simulator's own process, with `nsxFirewallBytes`. */
+  nsxSimulator: Spawned | undefined;
   upstreams: SimulatorLine;
   gateway: Spawned;
   /** `http://127.0.0.1:<port>` */
@@ -61,10 +69,24 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     simArgs.push('--fault-probability', String(sim.faultProbability));
   }
   if (sim.catalogItems !== undefined) simArgs.push('--vra-catalog-items', String(sim.catalogItems));
+  let nsxSimulator: Spawned | undefined;
+  if (sim.nsxFirewallBytes !== undefined) {
+    simArgs.push('--only', 'vro,vra');
+    nsxSimulator = spawnNode('nsx simulator', [
+      'src/simulators/cli.ts',
+      '--only',
+      'nsx',
+      '--nsx-firewall-bytes',
+      String(sim.nsxFirewallBytes),
+    ]);
+  }
   const simulators = spawnNode('simulators', simArgs);
   let gateway: Spawned | undefined;
   try {
     const upstreams = await firstJsonLine<SimulatorLine>(simulators);
+    if (nsxSimulator !== undefined) {
+      upstreams.nsx = (await firstJsonLine<Pick<SimulatorLine, 'nsx'>>(nsxSimulator)).nsx;
+    }
     const port = await freePort();
     gateway = spawnNode('gateway', [...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'], {
       ...gatewayDefaults,
@@ -86,6 +108,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const started = gateway;
     return {
       simulators,
+      nsxSimulator,
       upstreams,
       gateway,
       gatewayOrigin,
@@ -97,11 +120,13 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
       close: async () => {
         await started.stop();
         await simulators.stop();
+        await nsxSimulator?.stop();
       },
     };
   } catch (error) {
     await gateway?.stop();
     await simulators.stop();
+    await nsxSimulator?.stop();
     throw error;
   }
 }

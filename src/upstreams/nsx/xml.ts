@@ -101,10 +101,8 @@ export function withChildren(parent: XmlElement, children: readonly XmlNode[]): 
 /** Tokens (tags, texts) handled between two pauses of the steps. */
 const tokensPerStep = 256;
 
-const tagName = /[^\s/>]+/y;
 const attributePattern = /\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
 const tagEnd = /\s*(\/?)>/y;
-const closeTag = /<\/([^\s>]+)\s*>/y;
 
 interface OpenElement {
   readonly name: string;
@@ -117,6 +115,8 @@ interface OpenElement {
 
 const noAttributes: Readonly<Record<string, string>> = Object.freeze({});
 const noChildren: readonly XmlNode[] = Object.freeze([]);
+/** Far deeper than any manager document (about 8); the readers of the tree recurse. */
+export const maxXmlDepth = 256;
 /** Names and short values repeat all over a large document: one copy of each is kept. */
 const internedLength = 32;
 
@@ -173,18 +173,23 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
     if (lt < 0) break;
     const next = document.charCodeAt(lt + 1);
     if (next === 0x2f /* / */) {
-      closeTag.lastIndex = lt;
-      const match = closeTag.exec(document);
-      if (match === null) throw notWellFormed('a broken end tag');
-      if (current === undefined || match[1] !== current.name) {
-        throw notWellFormed(`an end tag </${match[1] ?? ''}> that closes nothing open`);
+      // `</name>`, with optional whitespace before `>`
+      const gt = document.indexOf('>', lt);
+      if (current === undefined || gt < 0) throw notWellFormed('an end tag that closes nothing');
+      const nameEnd = lt + 2 + current.name.length;
+      if (
+        !document.startsWith(current.name, lt + 2) ||
+        document.slice(nameEnd, gt).trim() !== '' ||
+        !isNameEnd(document.charCodeAt(nameEnd))
+      ) {
+        throw notWellFormed(`an end tag that does not close <${current.name}>`);
       }
       stack.pop();
       const done = close(current);
       current = stack.at(-1);
       if (current === undefined) root = done;
       else pending.push(done);
-      i = closeTag.lastIndex;
+      i = gt + 1;
     } else if (next === 0x21 /* ! */) {
       if (document.startsWith('<!--', lt)) {
         const end = document.indexOf('-->', lt + 4);
@@ -203,15 +208,15 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
       if (end < 0) throw notWellFormed('an unclosed processing instruction');
       i = end + 2;
     } else {
-      tagName.lastIndex = lt + 1;
-      const raw = tagName.exec(document)?.[0];
-      if (raw === undefined) throw notWellFormed('a "<" that starts no tag');
-      const name = checkedName(raw, 'element');
+      let nameEnd = lt + 1;
+      while (nameEnd < document.length && !isNameEnd(document.charCodeAt(nameEnd))) nameEnd++;
+      if (nameEnd === lt + 1) throw notWellFormed('a "<" that starts no tag');
+      const name = checkedName(document.slice(lt + 1, nameEnd), 'element');
       if (current === undefined && root !== undefined) {
         throw new XmlError('a document has exactly one root element');
       }
       let attributes: Record<string, string> | undefined;
-      let at = tagName.lastIndex;
+      let at = nameEnd;
       for (;;) {
         attributePattern.lastIndex = at;
         const match = attributePattern.exec(document);
@@ -242,6 +247,9 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
         text: '',
       };
       if (ending[1] !== '/') {
+        if (stack.length >= maxXmlDepth) {
+          throw new XmlError(`elements nested deeper than ${maxXmlDepth} levels`);
+        }
         stack.push(opened);
         current = opened;
       } else if (current === undefined) {
@@ -254,6 +262,18 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
   if (current !== undefined) throw notWellFormed(`<${current.name}> is never closed`);
   if (root === undefined) throw new XmlError('a document has exactly one root element');
   return root;
+}
+
+/** Whitespace, `/` or `>`: what ends a tag's name. */
+function isNameEnd(code: number): boolean {
+  return (
+    code === 0x20 ||
+    code === 0x0a ||
+    code === 0x09 ||
+    code === 0x0d ||
+    code === 0x2f ||
+    code === 0x3e
+  );
 }
 
 function notWellFormed(problem: string): XmlError {
@@ -345,36 +365,47 @@ export function* buildXmlSteps(
     names.add(name);
     return name;
   };
-  let out = options.declaration === true ? '<?xml version="1.0" encoding="UTF-8"?>' : '';
+  // Pieces joined once per step: one flat string per step, not a rope of every piece.
+  const chunks: string[] = [];
+  let pieces: string[] = [];
+  const emit = (piece: string): void => {
+    pieces.push(piece);
+  };
+  if (options.declaration === true) emit('<?xml version="1.0" encoding="UTF-8"?>');
   // Depth-first without recursion: each entry is an element and the index of its next child.
   const stack: Array<{ node: XmlElement; next: number }> = [];
   let tokens = 0;
   const open = (node: XmlElement): void => {
-    out += `<${checkName(node.name)}`;
+    emit(`<${checkName(node.name)}`);
     for (const [attribute, value] of Object.entries(node.attributes)) {
-      out += ` ${checkName(attribute)}="${escaped(value)}"`;
+      emit(` ${checkName(attribute)}="${escaped(value)}"`);
     }
     if (node.children.some((child) => isElement(child) || child.text !== '')) {
-      out += '>';
+      emit('>');
       stack.push({ node, next: 0 });
     } else {
-      out += '/>';
+      emit('/>');
     }
   };
   open(root);
   for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    if (++tokens % tokensPerStep === 0) yield;
+    if (++tokens % tokensPerStep === 0) {
+      chunks.push(pieces.join(''));
+      pieces = [];
+      yield;
+    }
     const child = top.node.children[top.next++];
     if (child === undefined) {
-      out += `</${top.node.name}>`;
+      emit(`</${top.node.name}>`);
       stack.pop();
     } else if (isElement(child)) {
       open(child);
     } else {
-      out += escaped(child.text);
+      emit(escaped(child.text));
     }
   }
-  return out;
+  chunks.push(pieces.join(''));
+  return chunks.join('');
 }
 
 function escaped(text: string): string {
