@@ -358,11 +358,21 @@ export function* buildXmlSteps(
   root: XmlElement,
   options: { declaration?: boolean } = {},
 ): Generator<void, string, void> {
-  const names = new Set<string>();
-  const checkName = (name: string): string => {
-    if (names.has(name)) return name;
+  // `<name` and `</name>` of each name, checked once and written from one copy.
+  const tags = new Map<string, { open: string; close: string }>();
+  const tagsOf = (name: string): { open: string; close: string } => {
+    let tag = tags.get(name);
+    if (tag === undefined) {
+      tag = { open: `<${checkedName(name)}`, close: `</${name}>` };
+      tags.set(name, tag);
+    }
+    return tag;
+  };
+  const attributeNames = new Set<string>();
+  const checkedName = (name: string): string => {
+    if (attributeNames.has(name)) return name;
     if (!isXmlName(name)) throw new XmlError(`"${name}" is not an XML name`);
-    names.add(name);
+    attributeNames.add(name);
     return name;
   };
   // Pieces joined once per step: one flat string per step, not a rope of every piece.
@@ -376,9 +386,9 @@ export function* buildXmlSteps(
   const stack: Array<{ node: XmlElement; next: number }> = [];
   let tokens = 0;
   const open = (node: XmlElement): void => {
-    emit(`<${checkName(node.name)}`);
+    emit(tagsOf(node.name).open);
     for (const [attribute, value] of Object.entries(node.attributes)) {
-      emit(` ${checkName(attribute)}="${escaped(value)}"`);
+      emit(` ${checkedName(attribute)}="${escaped(value)}"`);
     }
     if (node.children.some((child) => isElement(child) || child.text !== '')) {
       emit('>');
@@ -396,7 +406,7 @@ export function* buildXmlSteps(
     }
     const child = top.node.children[top.next++];
     if (child === undefined) {
-      emit(`</${top.node.name}>`);
+      emit(tagsOf(top.node.name).close);
       stack.pop();
     } else if (isElement(child)) {
       open(child);
