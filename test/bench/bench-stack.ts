@@ -50,6 +50,9 @@ export interface BenchStack {
   close(): Promise<void>;
 }
 
+/** How long a simulator or the gateway may take to start (a loaded shared machine is slow to). */
+const startupMs = 60_000;
+
 /** What the bench sets for every gateway it starts (see BENCHMARKS.md, method). */
 export const gatewayDefaults: Readonly<Record<string, string>> = {
   HOST: '127.0.0.1',
@@ -83,9 +86,11 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const simulators = spawnNode('simulators', simArgs);
   let gateway: Spawned | undefined;
   try {
-    const upstreams = await firstJsonLine<SimulatorLine>(simulators);
+    const upstreams = await firstJsonLine<SimulatorLine>(simulators, startupMs);
     if (nsxSimulator !== undefined) {
-      upstreams.nsx = (await firstJsonLine<Pick<SimulatorLine, 'nsx'>>(nsxSimulator)).nsx;
+      upstreams.nsx = (
+        await firstJsonLine<Pick<SimulatorLine, 'nsx'>>(nsxSimulator, startupMs)
+      ).nsx;
     }
     const port = await freePort();
     gateway = spawnNode('gateway', [...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'], {
@@ -132,7 +137,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
 }
 
 async function waitReady(origin: string, gateway: Spawned): Promise<void> {
-  const until = Date.now() + 20_000;
+  const until = Date.now() + startupMs;
   while (Date.now() < until) {
     if (gateway.child.exitCode !== null) {
       throw new Error(`the gateway exited: ${gateway.stderrTail()}`);
@@ -146,7 +151,9 @@ async function waitReady(origin: string, gateway: Spawned): Promise<void> {
     }
     await sleep(100);
   }
-  throw new Error(`the gateway was not ready within 20 s: ${gateway.stderrTail()}`);
+  throw new Error(
+    `the gateway was not ready within ${startupMs / 1000} s: ${gateway.stderrTail()}`,
+  );
 }
 
 /** Sum of every simulator's count on routes matching `pattern` (`GET /catalog-service/api/providers`). */
