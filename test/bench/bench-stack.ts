@@ -86,12 +86,14 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const simulators = spawnNode('simulators', simArgs);
   let gateway: Spawned | undefined;
   try {
-    const upstreams = await firstJsonLine<SimulatorLine>(simulators, startupMs);
-    if (nsxSimulator !== undefined) {
-      upstreams.nsx = (
-        await firstJsonLine<Pick<SimulatorLine, 'nsx'>>(nsxSimulator, startupMs)
-      ).nsx;
-    }
+    // both listened to at once: a line written before its listener is lost
+    const [upstreams, own] = await Promise.all([
+      firstJsonLine<SimulatorLine>(simulators, startupMs),
+      nsxSimulator === undefined
+        ? undefined
+        : firstJsonLine<Pick<SimulatorLine, 'nsx'>>(nsxSimulator, startupMs),
+    ]);
+    if (own !== undefined) upstreams.nsx = own.nsx;
     const port = await freePort();
     gateway = spawnNode('gateway', [...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'], {
       ...gatewayDefaults,
