@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { startBenchStack, type BenchStack } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { watchFullGcs } from '../gc-trace.ts';
@@ -285,7 +285,7 @@ export async function largeXml(ctx: BenchContext): Promise<Section> {
   return {
     title: 'Large XML',
     method: [
-      `Load average (1 min) at the start / end of this scenario: ${load.toFixed(2)} / ${loadAfter.toFixed(2)} on ${availableParallelism()} cores: other work shared the machine, and every wall time here includes waits for a core.`,
+      `Load average (1 min) at the start / end of this scenario: ${load.toFixed(2)} / ${loadAfter.toFixed(2)} on ${cpus().length} cores: other work shared the machine, and every wall time here includes waits for a core.`,
       `Where the time and memory of one firewall edit go (\`test/bench/xml-phases.ts\`, a process of its own with \`--expose-gc\`): a generated configuration (\`src/simulators/nsx/large-firewall.ts\`: layer-3 rules with IP sets, addresses, port groups and services on both sides, notes with escaped characters, an applied-to list on every fifth) as the simulator writes it; the median of 5 rounds of each phase: wall ms, and in brackets CPU ms of the measuring thread (process.threadCpuUsage), what the phase costs whatever else runs. fast-xml-parser, which the gateway used before, measured beside it on the same document: the former parse was its validate, its parse and a conversion of its output to the tree (not measured here), the former build a conversion back and its build. A firewall edit parses twice, reads the rules twice, edits and builds once.`,
       `Edits: the NSX simulator in a process of its own (\`--nsx-firewall-bytes ${firewallBytes}\`), the gateway with a bench-only preload (\`test/bench/loop-delay.ts\`). One client runs \`addApplicationFirewallRule(position: 0)\` one after the other (each a read, the edit, a write of the whole configuration and a second read, through the gateway) for ${plain.seconds} s, after 2 warm-up edits; another sends \`${smallQuery}\` at ${smallRate}/s over 4 connections (autocannon) meanwhile. Twice: the gateway as \`npm start\` runs it, then with \`node ${leanFlags.join(' ')} src/main.ts\`.`,
       "The gateway's event loop, two ways: its delay (perf_hooks monitorEventLoopDelay, 10 ms resolution: how late a timer fired, from any block, but also from any time the operating system gave the core to other processes), and its longest busy stretch (the most CPU time the main thread used between two ticks of a 10 ms timer: the gateway's own work, garbage-collection pauses on the main thread included). The block target is judged on the second; with a load average far above the core count, the first mostly measures waits for a core, and so does the small query's latency.",
