@@ -368,11 +368,11 @@ export function* buildXmlSteps(
     }
     return tag;
   };
-  const attributeNames = new Set<string>();
+  const checkedNames = new Set<string>();
   const checkedName = (name: string): string => {
-    if (attributeNames.has(name)) return name;
+    if (checkedNames.has(name)) return name;
     if (!isXmlName(name)) throw new XmlError(`"${name}" is not an XML name`);
-    attributeNames.add(name);
+    checkedNames.add(name);
     return name;
   };
   // Pieces joined once per step: one flat string per step, not a rope of every piece.
