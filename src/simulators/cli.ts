@@ -27,6 +27,8 @@
  *                              (NSX-v 6.4: edges under /api/4.0, distributed firewall only) or
  *                              vcns (vCNS 5.x: edges under /api/3.0, vShield App firewall only)
  *   --vra-catalog-items <n>    serve n catalog items: the seeded ones, repeated under new ids
+ *   --nsx-firewall-bytes <n>   serve port group dvportgroup-63's firewall with a generated ruleset
+ *                              of about n bytes (layer-3 rules with sources, destinations, notes)
  *   --vro-step-ms <n>          how long each state of a workflow run lasts (default 2000)
  *   --control-port <n>         also serve request counts on 127.0.0.1:<n> (0: any free port):
  *                              GET /counts -> {"vro":{"total":n,"byRoute":{"GET /vco/api/workflows":n}},...}
@@ -80,6 +82,7 @@ function parseFlags() {
         'nsx-password': { type: 'string' },
         'nsx-manager': { type: 'string' },
         'vra-catalog-items': { type: 'string' },
+        'nsx-firewall-bytes': { type: 'string' },
         'vro-step-ms': { type: 'string' },
         'control-port': { type: 'string' },
         help: { type: 'boolean' },
@@ -217,7 +220,13 @@ async function start(service: Service): Promise<Started> {
       return started(service, sim, { tenant: sim.tenant });
     }
     case 'nsx': {
-      const sim = await startNsxSimulator({ ...at, ...credentials('nsx'), manager: nsxManager() });
+      const firewallBytes = integer('nsx-firewall-bytes', 1, 64 * 2 ** 20);
+      const sim = await startNsxSimulator({
+        ...at,
+        ...credentials('nsx'),
+        manager: nsxManager(),
+        ...(firewallBytes === undefined ? {} : { firewallBytes }),
+      });
       return started(service, sim);
     }
   }

@@ -7,6 +7,7 @@ export const scenarioNames = [
   'fan-out',
   'caching',
   'soak',
+  'large-xml',
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
@@ -38,7 +39,8 @@ export const usage = `npm run bench -- [flags]
   --soak-seconds <n>   soak length (default 300; 20 with --quick)
   --soak-rate <n>      soak operations per second (default 400)
   --row-seconds <n>    measured seconds per load row (default 10; 2 with --quick)
-  --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')}
+  --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')};
+                       BENCHMARKS.md keeps the other scenarios' sections as they were
   --no-write           print only; leave BENCHMARKS.md alone
   --no-pin             never pin processes to cores
   --cpu-prof <dir>     run every gateway with --cpu-prof, profiles into <dir>

@@ -19,6 +19,12 @@ export interface SimulatorOptions {
   latencyMs?: number;
   faultProbability?: number;
   catalogItems?: number;
+  /**
+   * Serve the NSX simulator in a process of its own, with port group
+   * dvportgroup-63's firewall seeded at about this many bytes (its parse of a
+   * large POST then holds up only its own process).
+   */
+  nsxFirewallBytes?: number;
 }
 
 export interface BenchStackOptions {
@@ -33,6 +39,8 @@ export interface BenchStackOptions {
 
 export interface BenchStack {
   simulators: Spawned;
+  /** The NSX simulator's own process, with `nsxFirewallBytes`. */
+  nsxSimulator: Spawned | undefined;
   upstreams: SimulatorLine;
   gateway: Spawned;
   /** `http://127.0.0.1:<port>` */
@@ -41,6 +49,9 @@ export interface BenchStack {
   resetCounts(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long a simulator or the gateway may take to start (a loaded shared machine is slow to). */
+const startupMs = 60_000;
 
 /** What the bench sets for every gateway it starts (see BENCHMARKS.md, method). */
 export const gatewayDefaults: Readonly<Record<string, string>> = {
@@ -61,10 +72,28 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     simArgs.push('--fault-probability', String(sim.faultProbability));
   }
   if (sim.catalogItems !== undefined) simArgs.push('--vra-catalog-items', String(sim.catalogItems));
+  let nsxSimulator: Spawned | undefined;
+  if (sim.nsxFirewallBytes !== undefined) {
+    simArgs.push('--only', 'vro,vra');
+    nsxSimulator = spawnNode('nsx simulator', [
+      'src/simulators/cli.ts',
+      '--only',
+      'nsx',
+      '--nsx-firewall-bytes',
+      String(sim.nsxFirewallBytes),
+    ]);
+  }
   const simulators = spawnNode('simulators', simArgs);
   let gateway: Spawned | undefined;
   try {
-    const upstreams = await firstJsonLine<SimulatorLine>(simulators);
+    // both listened to at once: a line written before its listener is lost
+    const [upstreams, own] = await Promise.all([
+      firstJsonLine<SimulatorLine>(simulators, startupMs),
+      nsxSimulator === undefined
+        ? undefined
+        : firstJsonLine<Pick<SimulatorLine, 'nsx'>>(nsxSimulator, startupMs),
+    ]);
+    if (own !== undefined) upstreams.nsx = own.nsx;
     const port = await freePort();
     gateway = spawnNode('gateway', [...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'], {
       ...gatewayDefaults,
@@ -86,6 +115,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const started = gateway;
     return {
       simulators,
+      nsxSimulator,
       upstreams,
       gateway,
       gatewayOrigin,
@@ -97,17 +127,19 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
       close: async () => {
         await started.stop();
         await simulators.stop();
+        await nsxSimulator?.stop();
       },
     };
   } catch (error) {
     await gateway?.stop();
     await simulators.stop();
+    await nsxSimulator?.stop();
     throw error;
   }
 }
 
 async function waitReady(origin: string, gateway: Spawned): Promise<void> {
-  const until = Date.now() + 20_000;
+  const until = Date.now() + startupMs;
   while (Date.now() < until) {
     if (gateway.child.exitCode !== null) {
       throw new Error(`the gateway exited: ${gateway.stderrTail()}`);
@@ -121,7 +153,9 @@ async function waitReady(origin: string, gateway: Spawned): Promise<void> {
     }
     await sleep(100);
   }
-  throw new Error(`the gateway was not ready within 20 s: ${gateway.stderrTail()}`);
+  throw new Error(
+    `the gateway was not ready within ${startupMs / 1000} s: ${gateway.stderrTail()}`,
+  );
 }
 
 /** Sum of every simulator's count on routes matching `pattern` (`GET /catalog-service/api/providers`). */

@@ -135,3 +135,40 @@ export function benchmarksMarkdown(run: Run): string {
     '',
   ].join('\n');
 }
+
+/** A markdown document cut at its `## ` headings: what comes before the first, then each section by title. */
+function sectionsOf(markdown: string): { preamble: string; sections: Map<string, string> } {
+  const parts = markdown.split(/^(?=## )/m);
+  const sections = new Map<string, string>();
+  for (const part of parts.slice(1)) {
+    sections.set(part.slice(3, part.indexOf('\n')).trim(), part);
+  }
+  return { preamble: parts[0] ?? '', sections };
+}
+
+/**
+ * BENCHMARKS.md after a run of some scenarios only (`--only`): the fresh
+ * header and sections, every other section kept as the earlier run wrote it,
+ * in its place.
+ */
+export function mergeBenchmarks(previous: string, fresh: string): string {
+  const before = sectionsOf(previous);
+  const now = sectionsOf(fresh);
+  const common = 'Common method';
+  const merged: string[] = [];
+  for (const [title, text] of before.sections) {
+    if (title !== common) merged.push(now.sections.get(title) ?? text);
+  }
+  for (const [title, text] of now.sections) {
+    if (title !== common && !before.sections.has(title)) merged.push(text);
+  }
+  const note =
+    '\nThis run measured only some scenarios (`--only`, see options); the sections of the\nothers are kept as an earlier run wrote them (see the git history of this file).\n\n';
+  return [
+    now.preamble.trimEnd(),
+    '\n',
+    note,
+    ...merged,
+    now.sections.get(common) ?? before.sections.get(common) ?? '',
+  ].join('');
+}

@@ -3,17 +3,24 @@
  * separate processes over loopback HTTP; prints a table and rewrites
  * BENCHMARKS.md. `npm run bench -- --help` for the flags.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { BenchContext } from './bench-context.ts';
-import { parseBenchOptions, usage, type ScenarioName } from './bench-options.ts';
+import { parseBenchOptions, scenarioNames, usage, type ScenarioName } from './bench-options.ts';
 import { cpuTicks, describeMachine, stealShare } from './machine.ts';
 import { pinningAvailable, root } from './processes.ts';
-import { benchmarksMarkdown, consoleSummary, sectionText, type Section } from './report.ts';
+import {
+  benchmarksMarkdown,
+  consoleSummary,
+  mergeBenchmarks,
+  sectionText,
+  type Section,
+} from './report.ts';
 import { batching } from './scenarios/batching.ts';
 import { caching } from './scenarios/caching.ts';
 import { fanOut } from './scenarios/fan-out.ts';
+import { largeXml } from './scenarios/large-xml.ts';
 import { overhead } from './scenarios/overhead.ts';
 import { soak } from './scenarios/soak.ts';
 import { upstreamLimit } from './scenarios/upstream-limit.ts';
@@ -25,6 +32,7 @@ const scenarios: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> =
   'fan-out': fanOut,
   caching,
   soak,
+  'large-xml': largeXml,
 };
 
 async function main(): Promise<number> {
@@ -80,7 +88,15 @@ async function main(): Promise<number> {
   };
   console.log(consoleSummary(run));
   if (options.write) {
-    writeFileSync(resolve(root, 'BENCHMARKS.md'), benchmarksMarkdown(run));
+    const file = resolve(root, 'BENCHMARKS.md');
+    const partial = scenarioNames.some((name) => !options.only.includes(name));
+    const markdown = benchmarksMarkdown(run);
+    writeFileSync(
+      file,
+      partial && existsSync(file)
+        ? mergeBenchmarks(readFileSync(file, 'utf8'), markdown)
+        : markdown,
+    );
     ctx.log('BENCHMARKS.md written');
   }
   const failed = sections.flatMap((s) => s.checks).filter((c) => c.pass === false).length;

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   buildXml,
+  buildXmlSteps,
   childElement,
   element,
   isElement,
+  maxXmlDepth,
   parseXml,
+  parseXmlSteps,
   textElement,
   textOf,
   XmlError,
@@ -145,5 +148,82 @@ describe('buildXml', () => {
     expect(() => buildXml(element('a', { 'x"y': '1' }))).toThrow(XmlError);
     expect(() => buildXml(textElement('a', 'bell\u0007'))).toThrow(XmlError);
     expect(() => buildXml(element('a', { x: '\u0000' }))).toThrow(XmlError);
+  });
+});
+
+describe('parseXml, more of the well-formedness it checks', () => {
+  it.each([
+    ['an end tag of another element', '<a><b></c></a>'],
+    ['an end tag that only starts like the open one', '<ab></a>'],
+    ['an end tag with more after its name', '<a></a x>'],
+    ['an end tag with nothing open', '</a>'],
+    ['a start tag cut short', '<a x="1"'],
+    ['an attribute without quotes', '<a x=1/>'],
+    ['attributes without space between them', '<a x="1"y="2"/>'],
+    ['a "<" alone', '<a>< b</a>'],
+    ['an unclosed comment', '<a><!-- no end</a>'],
+    ['an unclosed CDATA section', '<a><![CDATA[ no end</a>'],
+    ['text after the root', '<a/>tail'],
+    ['a second root after the first', '<a></a><a></a>'],
+  ])('refuses %s', (_what, document) => {
+    expect(() => parseXml(document)).toThrow(XmlError);
+  });
+
+  it('skips comments and processing instructions, joining the text around them', () => {
+    const root = parseXml(
+      '<?xml version="1.0"?><!-- c --><a>fish<!-- x --> &amp; <?pi y?>chips</a>',
+    );
+    expect(root).toEqual(element('a', {}, [{ text: 'fish & chips' }]));
+  });
+
+  it('takes single-quoted attributes and whitespace around "=" and before ">"', () => {
+    const root = parseXml(`<a x = 'one "1"' y="2" ></a >`);
+    expect(root.attributes).toEqual({ x: 'one "1"', y: '2' });
+  });
+
+  it('refuses elements nested deeper than the limit, without running out of stack', () => {
+    const deep = (n: number) => '<a>'.repeat(n) + '</a>'.repeat(n);
+    expect(() => parseXml(deep(maxXmlDepth))).not.toThrow();
+    expect(() => parseXml(deep(maxXmlDepth + 1))).toThrow(/nested deeper than 256/);
+    expect(() => parseXml(deep(100_000))).toThrow(XmlError);
+  });
+});
+
+describe('parseXmlSteps and buildXmlSteps', () => {
+  const rule = (id: number) =>
+    `<layer3FirewallRule id="${id}"><action>allow</action><notes>rule ${id} &amp; more</notes>` +
+    `<source><address><ipAddress>10.0.${id % 250}.0/24</ipAddress></address></source></layer3FirewallRule>`;
+  const large = `<VshieldAppConfiguration><firewallConfiguration contextId="c">${Array.from(
+    { length: 2000 },
+    (_, i) => rule(i),
+  ).join('\n')}</firewallConfiguration></VshieldAppConfiguration>`;
+
+  function run<T>(steps: Generator<void, T, void>): { value: T; pauses: number } {
+    let pauses = 0;
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return { value: step.value, pauses };
+      pauses++;
+    }
+  }
+
+  it('parse a large document with many pauses into the tree parseXml answers', () => {
+    const { value, pauses } = run(parseXmlSteps(large));
+    expect(pauses).toBeGreaterThan(20);
+    expect(buildXml(value)).toBe(buildXml(parseXml(large)));
+    expect(childElement(value, 'firewallConfiguration')?.children).toHaveLength(2000);
+  });
+
+  it('build it with many pauses into the text buildXml answers', () => {
+    const root = parseXml(large);
+    const { value, pauses } = run(buildXmlSteps(root, { declaration: true }));
+    expect(pauses).toBeGreaterThan(20);
+    expect(value).toBe(buildXml(root, { declaration: true }));
+    expect(buildXml(parseXml(value))).toBe(buildXml(root));
+  });
+
+  it('a small document takes one step', () => {
+    expect(run(parseXmlSteps('<a><b>1</b></a>')).pauses).toBe(0);
+    expect(run(buildXmlSteps(element('a'))).pauses).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { dfwRoutes } from './dfw-routes.ts';
 import { edgeRoutes } from './edge-routes.ts';
 import { firewallRoutes } from './firewall-routes.ts';
 import { servicesRoutes } from './services-routes.ts';
+import { withLargeFirewall } from './large-firewall.ts';
 import { seedNsxState, type NsxState } from './seed.ts';
 import {
   defaultSwitches,
@@ -43,6 +44,11 @@ export interface NsxSimulatorOptions {
    * simulator). Default `lab`.
    */
   manager?: 'nsx-v' | 'vcns' | 'lab';
+  /**
+   * Seed dvportgroup-63's firewall with a generated ruleset of about this
+   * many bytes (load tests of large configurations); kept across `reset()`.
+   */
+  firewallBytes?: number;
 }
 
 const managers: Readonly<Record<'nsx-v' | 'vcns' | 'lab', SimManager>> = {
@@ -111,7 +117,11 @@ function route(call: SimCall): void {
 export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Promise<NsxSimulator> {
   const username = options.username ?? 'gateway';
   const password = options.password ?? 'simulator';
-  let state = seedNsxState();
+  const seed = (): NsxState =>
+    options.firewallBytes === undefined
+      ? seedNsxState()
+      : withLargeFirewall(seedNsxState(), options.firewallBytes);
+  let state = seed();
   const manager = managers[options.manager ?? 'lab'];
   const switches: NsxSwitches = { ...defaultSwitches(), ...options.switches };
 
@@ -181,7 +191,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
       return writeXml(el('VshieldAppConfiguration', [firewall.configuration]));
     },
     reset() {
-      state = seedNsxState();
+      state = seed();
       Object.assign(switches, defaultSwitches());
       server.requests.length = 0;
     },

@@ -36,7 +36,8 @@ import type {
   ServiceRecord,
   VirtualServerRecord,
 } from './wire.ts';
-import { buildXml, parseXml, XmlError, type XmlElement } from './xml.ts';
+import { XmlError, type XmlElement } from './xml.ts';
+import { buildXmlInSlices, parseXmlInSlices } from './xml-slices.ts';
 
 interface NsxRequest {
   method: HttpMethod;
@@ -90,7 +91,7 @@ export class NsxClient {
       path: path`/api/2.0/services/ipset/scope/${checkId(scopeId, 'scopeId')}`,
       route: '/api/2.0/services/ipset/scope/{scopeId}',
     });
-    return readIpSetList(this.#parse(response));
+    return readIpSetList(await this.#parse(response));
   }
 
   async getIpSet(call: CallContext, id: string): Promise<IpSetRecord> {
@@ -99,7 +100,7 @@ export class NsxClient {
       path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
       route: '/api/2.0/services/ipset/{id}',
     });
-    return readIpSet(this.#parse(response));
+    return readIpSet(await this.#parse(response));
   }
 
   /** Answers the new IP set's id. */
@@ -141,7 +142,7 @@ export class NsxClient {
       path: path`/api/2.0/services/application/scope/${checkId(scopeId, 'scopeId')}`,
       route: '/api/2.0/services/application/scope/{scopeId}',
     });
-    return readServiceList(this.#parse(response));
+    return readServiceList(await this.#parse(response));
   }
 
   async getService(call: CallContext, id: string): Promise<ServiceRecord> {
@@ -150,7 +151,7 @@ export class NsxClient {
       path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
       route: '/api/2.0/services/application/{id}',
     });
-    return readService(this.#parse(response));
+    return readService(await this.#parse(response));
   }
 
   /** Answers the new service's id. The scope is the segment right after `application` (interfaces.md C). */
@@ -196,7 +197,7 @@ export class NsxClient {
         route: '/api/{version}/edges',
         query: { startIndex: edges.length, pageSize: edgePageSize },
       });
-      const { edges: more, totalCount } = readEdgePage(this.#parse(response));
+      const { edges: more, totalCount } = readEdgePage(await this.#parse(response));
       edges.push(...more);
       if (more.length === 0 || totalCount === null || edges.length >= totalCount) return edges;
     }
@@ -211,7 +212,7 @@ export class NsxClient {
       path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/summary`,
       route: '/api/{version}/edges/{edgeId}/summary',
     });
-    const root = this.#parse(response);
+    const root = await this.#parse(response);
     if (root.name !== 'edgeSummary') {
       throw badResponse(`<edgeSummary> expected, got <${root.name}>`, response.status);
     }
@@ -225,7 +226,7 @@ export class NsxClient {
       path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
     });
-    return readVirtualServerList(this.#parse(response));
+    return readVirtualServerList(await this.#parse(response));
   }
 
   async addVirtualServer(
@@ -258,7 +259,7 @@ export class NsxClient {
     const serverPath = path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`;
     const route = '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}';
     const current = readVirtualServer(
-      this.#parse(await this.#send(call, { method: 'GET', path: serverPath, route })),
+      await this.#parse(await this.#send(call, { method: 'GET', path: serverPath, route })),
     );
     if (current.xml === null) throw badResponse('a virtual server without its element');
     const written = virtualServerUpdateXml(current.xml, draft);
@@ -331,7 +332,7 @@ export class NsxClient {
       path: '/api/4.0/firewall/globalroot-0/config',
       route: '/api/4.0/firewall/globalroot-0/config',
     });
-    return readDistributedFirewall(this.#parse(response), response.headers['etag']);
+    return readDistributedFirewall(await this.#parse(response), response.headers['etag']);
   }
 
   /** One section, with its ETag as the generation number. */
@@ -348,7 +349,7 @@ export class NsxClient {
     });
     const etag = response.headers['etag'];
     return readSection(
-      this.#parse(response),
+      await this.#parse(response),
       layer,
       etag === undefined || etag === '' ? undefined : etag,
     );
@@ -397,7 +398,7 @@ export class NsxClient {
       route: '/api/2.0/app/firewall/{contextId}/config',
     });
     const generation = generationFromEtag(response.headers['etag']);
-    return readFirewallConfig(this.#parse(response), contextId, generation);
+    return readFirewallConfig(await this.#parse(response), contextId, generation);
   }
 
   /**
@@ -441,7 +442,7 @@ export class NsxClient {
     const headers: Record<string, string> = { accept: xmlMediaType, ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
-      body = buildXml(request.body, { declaration: true });
+      body = await buildXmlInSlices(request.body, { declaration: true });
       headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
     } else if (request.contentType !== undefined) {
       headers['content-type'] = request.contentType;
@@ -458,9 +459,10 @@ export class NsxClient {
     });
   }
 
-  #parse(response: UpstreamResponse): XmlElement {
+  /** Large configurations are parsed and built in slices, so that other requests are served meanwhile. */
+  async #parse(response: UpstreamResponse): Promise<XmlElement> {
     try {
-      return parseXml(response.body);
+      return await parseXmlInSlices(response.body);
     } catch (error) {
       if (error instanceof XmlError) throw badResponse(error.message, response.status);
       throw error;

@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream';
 import { startBenchStack } from '../bench-stack.ts';
+import { watchFullGcs } from '../gc-trace.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
@@ -23,21 +23,6 @@ const operations: Record<string, string> = {
     '{ workflows(first: 5) { nodes { id } } catalogItems(first: 5) { nodes { id } } ipSets { id } }',
   badInput: '{ workflow(id: "no such/id") { name } }',
 };
-
-/** Heap live after each full GC (MB), from the `--trace-gc` lines of the process's stdout. */
-function watchFullGcs(stdout: Readable | null): number[] {
-  const live: number[] = [];
-  let partial = '';
-  stdout?.on('data', (text: string) => {
-    const lines = (partial + text).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      const after = / Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/.exec(line)?.[1];
-      if (after !== undefined) live.push(Number(after));
-    }
-  });
-  return live;
-}
 
 /** Minutes of mixed operations with 5% upstream faults: every answer a contract answer, no leak. */
 export async function soak(ctx: BenchContext): Promise<Section> {

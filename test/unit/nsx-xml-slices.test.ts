@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { buildXmlInSlices, parseXmlInSlices } from '../../src/upstreams/nsx/xml-slices.ts';
+import { buildXml, element, parseXml, textElement, XmlError } from '../../src/upstreams/nsx/xml.ts';
+
+/** About 1 MB: several slices on any machine. */
+const large = `<list>${Array.from(
+  { length: 10_000 },
+  (_, i) =>
+    `<ipset id="ipset-${i}"><name>set ${i} &lt;lab&gt;</name><value>10.0.0.${i % 250}</value></ipset>`,
+).join('')}</list>`;
+
+/** Runs `work` while counting the turns of the event loop that other callbacks got meanwhile. */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  let running = true;
+  const tick = (): void => {
+    if (!running) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const value = await work();
+  running = false;
+  return { value, turns };
+}
+
+describe('parseXmlInSlices', () => {
+  it('lets other callbacks run while it parses a large document, and answers what parseXml does', async () => {
+    const { value, turns } = await turnsDuring(() => parseXmlInSlices(large));
+    expect(turns).toBeGreaterThan(1);
+    // the same tree, compared by its text (a deep comparison of 50,000 nodes is slow)
+    expect(buildXml(value)).toBe(buildXml(parseXml(large)));
+    expect(value.children).toHaveLength(10_000);
+  });
+
+  it('rejects a refused document with XmlError', async () => {
+    await expect(parseXmlInSlices('<!DOCTYPE a><a/>')).rejects.toBeInstanceOf(XmlError);
+    await expect(parseXmlInSlices(`${large}<second/>`)).rejects.toBeInstanceOf(XmlError);
+  });
+});
+
+describe('buildXmlInSlices', () => {
+  it('lets other callbacks run while it builds a large document, and answers what buildXml does', async () => {
+    const root = parseXml(large);
+    const { value, turns } = await turnsDuring(() => buildXmlInSlices(root, { declaration: true }));
+    expect(turns).toBeGreaterThan(1);
+    expect(value).toBe(buildXml(root, { declaration: true }));
+  });
+
+  it('rejects a name or character XML cannot carry with XmlError', async () => {
+    await expect(buildXmlInSlices(textElement('a', 'bell\u0007'))).rejects.toBeInstanceOf(XmlError);
+    await expect(buildXmlInSlices(element('a b'))).rejects.toBeInstanceOf(XmlError);
+  });
+});
