@@ -248,6 +248,14 @@ export type Mutation = {
   addApplicationFirewallRule: FirewallConfig;
   /** Adds a virtual server to an edge's load balancer. */
   addVirtualServer: VirtualServer;
+  /**
+   * Cancels a run (`DELETE /workflows/{id}/executions/{executionId}/state`) and
+   * answers it as vRO reports it right after (CANCELED, or still RUNNING for the
+   * moment vRO takes to stop it). A run that has already ended (COMPLETED,
+   * FAILED, CANCELED) fails with CONFLICT; an unknown run with NOT_FOUND. A
+   * `workflowExecution` subscription of the run completes with CANCELED.
+   */
+  cancelWorkflowExecution: WorkflowExecution;
   /** Creates an IP set in a scope, then reads it back. */
   createIpSet: IpSet;
   /** Creates a service in a scope, then reads it back. */
@@ -303,6 +311,12 @@ export type MutationAddApplicationFirewallRuleArgs = {
 export type MutationAddVirtualServerArgs = {
   edgeId: Scalars['ID']['input'];
   input: VirtualServerInput;
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationCancelWorkflowExecutionArgs = {
+  executionId: Scalars['ID']['input'];
+  workflowId: Scalars['ID']['input'];
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -821,6 +835,18 @@ export type Workflow = {
   customIcon: Scalars['Boolean']['output'];
   /** Free text; null when vRO has none. */
   description: Maybe<Scalars['String']['output']>;
+  /**
+   * Past and current runs of the workflow, newest first
+   * (`GET /workflows/{id}/executions/`). vRO keeps a bounded history per
+   * workflow (100 runs by default). Null, with an error, when vRO fails.
+   */
+  executions: Maybe<WorkflowExecutionConnection>;
+  /**
+   * The input form as vRO presents it (`GET /workflows/{id}/presentation/`,
+   * fetched only when selected): every input parameter once, in presentation
+   * order. Null when vRO has no presentation for the workflow.
+   */
+  form: Maybe<WorkflowForm>;
   /** vRO URL of the workflow. */
   href: Scalars['String']['output'];
   /** The workflow's vRO id (a UUID, or a longer id for built-in workflows). */
@@ -838,6 +864,12 @@ export type Workflow = {
   type: Maybe<Scalars['String']['output']>;
   /** Version, `major.minor.patch`. */
   version: Scalars['String']['output'];
+};
+
+/** A workflow of the orchestration server (vRO). */
+export type WorkflowExecutionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of workflows. */
@@ -873,6 +905,11 @@ export type WorkflowExecution = {
   id: Scalars['ID']['output'];
   /** Inputs the run was given. */
   inputParameters: Array<ParameterValue>;
+  /**
+   * The run's log (`GET /workflows/{id}/executions/{executionId}/logs/`), newest
+   * first as vRO lists it. Null, with an error, when vRO fails.
+   */
+  logs: Maybe<Array<WorkflowLogEntry>>;
   /** Name of the run as vRO reports it (the workflow's name at start). */
   name: Maybe<Scalars['String']['output']>;
   /** Outputs so far (complete after COMPLETED). */
@@ -889,6 +926,28 @@ export type WorkflowExecution = {
   workflowId: Scalars['ID']['output'];
 };
 
+/** A page of a workflow's runs, newest first. */
+export type WorkflowExecutionConnection = {
+  __typename?: 'WorkflowExecutionConnection';
+  /** The runs of this page with their cursors. */
+  edges: Array<WorkflowExecutionEdge>;
+  /** The runs of this page. */
+  nodes: Array<WorkflowExecution>;
+  /** Where this page stands. */
+  pageInfo: PageInfo;
+  /** Number of runs vRO keeps for the workflow, over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** A run with its cursor. */
+export type WorkflowExecutionEdge = {
+  __typename?: 'WorkflowExecutionEdge';
+  /** Opaque cursor; pass it as `after` to continue after this run. */
+  cursor: Scalars['String']['output'];
+  /** The run. */
+  node: WorkflowExecution;
+};
+
 /** Narrows `workflows`. All set fields must match (AND). Values match case-insensitively, as upstream. */
 export type WorkflowFilter = {
   /** The folder name equals this (vRO condition `categoryName=`). */
@@ -899,6 +958,58 @@ export type WorkflowFilter = {
   nameContains?: InputMaybe<Scalars['String']['input']>;
   /** The version equals this, e.g. `1.0.0` (vRO condition `version=`). */
   version?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** What a front-end needs to draw a workflow's input form. */
+export type WorkflowForm = {
+  __typename?: 'WorkflowForm';
+  /** Every input parameter once, in presentation order (steps, then groups, then fields). */
+  fields: Array<WorkflowFormField>;
+};
+
+/** One input of a workflow's form. */
+export type WorkflowFormField = {
+  __typename?: 'WorkflowFormField';
+  /**
+   * The values to choose from (a `drop-down` decorator or a `predefined-list`
+   * constraint), as plain JSON: `["an", "aw"]`, not vRO's typed wrappers. Null
+   * when the field is free input, or when vRO lists no value (it sends `[null]`
+   * for a list an action computes when the form is shown).
+   */
+  choices: Maybe<Array<Scalars['JSON']['output']>>;
+  /** The default value (a `default-value` decorator or constraint) as plain JSON; null when none. */
+  defaultValue: Maybe<Scalars['JSON']['output']>;
+  /** Help text of the field; null when vRO has none. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Title of the presentation group holding the field; null when the group has none. */
+  group: Maybe<Scalars['String']['output']>;
+  /** Whether vRO hides the field (the field, its group or its step is hidden). */
+  hidden: Scalars['Boolean']['output'];
+  /** The label vRO shows (`display-name`); null when vRO has none. */
+  label: Maybe<Scalars['String']['output']>;
+  /** The input parameter's name (the presentation field id), as used in `runWorkflow` inputs. */
+  name: Scalars['String']['output'];
+  /** Whether the field must be given (a `mandatory` constraint). */
+  required: Scalars['Boolean']['output'];
+  /** Title of the presentation step holding the field; null when the step has none. */
+  step: Maybe<Scalars['String']['output']>;
+  /** vRO type of the input, e.g. `string`, `number`, `Array/string`, `VC:VirtualMachine`. */
+  type: Scalars['String']['output'];
+};
+
+/** One entry of a run's log, as vRO records it. */
+export type WorkflowLogEntry = {
+  __typename?: 'WorkflowLogEntry';
+  /** The long description; null when vRO has none. */
+  detail: Maybe<Scalars['String']['output']>;
+  /** The short description. */
+  message: Scalars['String']['output'];
+  /** `info`, `warning`, `error` or `debug`, as vRO writes it. */
+  severity: Scalars['String']['output'];
+  /** When the entry was written. */
+  timestamp: Maybe<Scalars['DateTime']['output']>;
+  /** User the run acted as when it wrote the entry. */
+  user: Maybe<Scalars['String']['output']>;
 };
 
 /** A declared input or output of a workflow. */
@@ -1097,7 +1208,19 @@ export type ResolversTypes = {
     Omit<WorkflowEdge, 'node'> & { node: ResolversTypes['Workflow'] }
   >;
   WorkflowExecution: ResolverTypeWrapper<ExecutionRecordModel>;
+  WorkflowExecutionConnection: ResolverTypeWrapper<
+    Omit<WorkflowExecutionConnection, 'edges' | 'nodes'> & {
+      edges: Array<ResolversTypes['WorkflowExecutionEdge']>;
+      nodes: Array<ResolversTypes['WorkflowExecution']>;
+    }
+  >;
+  WorkflowExecutionEdge: ResolverTypeWrapper<
+    Omit<WorkflowExecutionEdge, 'node'> & { node: ResolversTypes['WorkflowExecution'] }
+  >;
   WorkflowFilter: WorkflowFilter;
+  WorkflowForm: ResolverTypeWrapper<WorkflowForm>;
+  WorkflowFormField: ResolverTypeWrapper<WorkflowFormField>;
+  WorkflowLogEntry: ResolverTypeWrapper<WorkflowLogEntry>;
   WorkflowParameter: ResolverTypeWrapper<WireParameterDeclModel>;
   WorkflowParameterInput: WorkflowParameterInput;
 };
@@ -1158,7 +1281,17 @@ export type ResolversParentTypes = {
   };
   WorkflowEdge: Omit<WorkflowEdge, 'node'> & { node: ResolversParentTypes['Workflow'] };
   WorkflowExecution: ExecutionRecordModel;
+  WorkflowExecutionConnection: Omit<WorkflowExecutionConnection, 'edges' | 'nodes'> & {
+    edges: Array<ResolversParentTypes['WorkflowExecutionEdge']>;
+    nodes: Array<ResolversParentTypes['WorkflowExecution']>;
+  };
+  WorkflowExecutionEdge: Omit<WorkflowExecutionEdge, 'node'> & {
+    node: ResolversParentTypes['WorkflowExecution'];
+  };
   WorkflowFilter: WorkflowFilter;
+  WorkflowForm: WorkflowForm;
+  WorkflowFormField: WorkflowFormField;
+  WorkflowLogEntry: WorkflowLogEntry;
   WorkflowParameter: WireParameterDeclModel;
   WorkflowParameterInput: WorkflowParameterInput;
 };
@@ -1292,6 +1425,12 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationAddVirtualServerArgs, 'edgeId' | 'input'>
+  >;
+  cancelWorkflowExecution?: Resolver<
+    ResolversTypes['WorkflowExecution'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCancelWorkflowExecutionArgs, 'executionId' | 'workflowId'>
   >;
   createIpSet?: Resolver<
     ResolversTypes['IpSet'],
@@ -1592,6 +1731,13 @@ export type WorkflowResolvers<
   categoryName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   customIcon?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  executions?: Resolver<
+    Maybe<ResolversTypes['WorkflowExecutionConnection']>,
+    ParentType,
+    ContextType,
+    RequireFields<WorkflowExecutionsArgs, 'first'>
+  >;
+  form?: Resolver<Maybe<ResolversTypes['WorkflowForm']>, ParentType, ContextType>;
   href?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inputParameters?: Resolver<
@@ -1637,6 +1783,7 @@ export type WorkflowExecutionResolvers<
   exception?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inputParameters?: Resolver<Array<ResolversTypes['ParameterValue']>, ParentType, ContextType>;
+  logs?: Resolver<Maybe<Array<ResolversTypes['WorkflowLogEntry']>>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   outputParameters?: Resolver<Array<ResolversTypes['ParameterValue']>, ParentType, ContextType>;
   startDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -1644,6 +1791,62 @@ export type WorkflowExecutionResolvers<
   state?: Resolver<ResolversTypes['ExecutionState'], ParentType, ContextType>;
   workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
   workflowId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type WorkflowExecutionConnectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowExecutionConnection'] =
+    ResolversParentTypes['WorkflowExecutionConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['WorkflowExecutionEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['WorkflowExecution']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type WorkflowExecutionEdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowExecutionEdge'] =
+    ResolversParentTypes['WorkflowExecutionEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['WorkflowExecution'], ParentType, ContextType>;
+};
+
+export type WorkflowFormResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowForm'] = ResolversParentTypes['WorkflowForm'],
+> = {
+  fields?: Resolver<Array<ResolversTypes['WorkflowFormField']>, ParentType, ContextType>;
+};
+
+export type WorkflowFormFieldResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowFormField'] =
+    ResolversParentTypes['WorkflowFormField'],
+> = {
+  choices?: Resolver<Maybe<Array<ResolversTypes['JSON']>>, ParentType, ContextType>;
+  defaultValue?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hidden?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  step?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WorkflowLogEntryResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowLogEntry'] =
+    ResolversParentTypes['WorkflowLogEntry'],
+> = {
+  detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  timestamp?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type WorkflowParameterResolvers<
@@ -1687,5 +1890,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   WorkflowConnection?: WorkflowConnectionResolvers<ContextType>;
   WorkflowEdge?: WorkflowEdgeResolvers<ContextType>;
   WorkflowExecution?: WorkflowExecutionResolvers<ContextType>;
+  WorkflowExecutionConnection?: WorkflowExecutionConnectionResolvers<ContextType>;
+  WorkflowExecutionEdge?: WorkflowExecutionEdgeResolvers<ContextType>;
+  WorkflowForm?: WorkflowFormResolvers<ContextType>;
+  WorkflowFormField?: WorkflowFormFieldResolvers<ContextType>;
+  WorkflowLogEntry?: WorkflowLogEntryResolvers<ContextType>;
   WorkflowParameter?: WorkflowParameterResolvers<ContextType>;
 };
