@@ -216,7 +216,7 @@ export class VraClient {
   async getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`${consumer}/entitledCatalogItems/${catalogItemId}/requests/template`,
+      path: path`/catalog-service/api/consumer/entitledCatalogItems/${catalogItemId}/requests/template`,
       route: `${consumer}/entitledCatalogItems/{id}/requests/template`,
     });
     return decodeRequestTemplate(parseJson(response.body, response.status), response.status);
@@ -229,7 +229,7 @@ export class VraClient {
     body: Record<string, unknown>,
   ): Promise<WireCatalogRequest> {
     return this.#submit(call, body, {
-      path: path`${consumer}/entitledCatalogItems/${catalogItemId}/requests`,
+      path: path`/catalog-service/api/consumer/entitledCatalogItems/${catalogItemId}/requests`,
       route: `${consumer}/entitledCatalogItems/{id}/requests`,
     });
   }
@@ -242,7 +242,7 @@ export class VraClient {
   ): Promise<WireRequestTemplate> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`${consumer}/resources/${resourceId}/actions/${actionId}/requests/template`,
+      path: path`/catalog-service/api/consumer/resources/${resourceId}/actions/${actionId}/requests/template`,
       route: `${consumer}/resources/{resourceId}/actions/{actionId}/requests/template`,
     });
     return decodeRequestTemplate(parseJson(response.body, response.status), response.status);
@@ -256,7 +256,7 @@ export class VraClient {
     body: Record<string, unknown>,
   ): Promise<WireCatalogRequest> {
     return this.#submit(call, body, {
-      path: path`${consumer}/resources/${resourceId}/actions/${actionId}/requests`,
+      path: path`/catalog-service/api/consumer/resources/${resourceId}/actions/${actionId}/requests`,
       route: `${consumer}/resources/{resourceId}/actions/{actionId}/requests`,
     });
   }
@@ -265,7 +265,7 @@ export class VraClient {
   async getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`${consumer}/requests/${id}`,
+      path: path`/catalog-service/api/consumer/requests/${id}`,
       route: `${consumer}/requests/{id}`,
     });
     return decodeCatalogRequest(parseJson(response.body, response.status), response.status);
@@ -294,7 +294,7 @@ export class VraClient {
     return readAll(async (page) => {
       const response = await this.#send(call, {
         method: 'GET',
-        path: path`${consumer}/requests/${requestId}/resources`,
+        path: path`/catalog-service/api/consumer/requests/${requestId}/resources`,
         route: `${consumer}/requests/{id}/resources`,
         query: { page: page.page, limit: page.limit },
       });
@@ -310,7 +310,7 @@ export class VraClient {
   async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`${consumer}/resources/${id}`,
+      path: path`/catalog-service/api/consumer/resources/${id}`,
       route: `${consumer}/resources/{id}`,
     });
     return decodeCatalogResource(parseJson(response.body, response.status), response.status);
