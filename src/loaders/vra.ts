@@ -33,8 +33,12 @@ export interface VraLoaders {
   catalogRequest: DataLoader<string, WireCatalogRequest>;
   /** Catalog request pages (newest first). */
   catalogRequestPage: DataLoader<PageRequest, WirePage<WireCatalogRequest>, string>;
-  /** Resources of a request, by request id. */
-  requestResources: DataLoader<string, WireCatalogResource[]>;
+  /**
+   * Resources of a request, by request id and state: a subscription's
+   * context lives across its events, and what a request built changes with
+   * its state.
+   */
+  requestResources: DataLoader<{ id: string; state: string }, WireCatalogResource[], string>;
   /** Resources by id. */
   resource: DataLoader<string, WireCatalogResource>;
 }
@@ -117,8 +121,9 @@ export function createVraLoaders(
       (pages) => settleEach(pages, (page) => client.listCatalogRequests(call, page)),
       { cacheKeyFn: pageKey },
     ),
-    requestResources: new DataLoader((ids) =>
-      settleEach(ids, (id) => client.requestResources(call, id)),
+    requestResources: new DataLoader(
+      (keys) => settleEach(keys, (key) => client.requestResources(call, key.id)),
+      { cacheKeyFn: (key) => `${key.state} ${key.id}` },
     ),
     resource: new DataLoader((ids) => settleEach(ids, (id) => client.getResource(call, id))),
   };

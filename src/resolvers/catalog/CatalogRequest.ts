@@ -10,5 +10,6 @@ export const CatalogRequest: CatalogRequestResolvers = {
   catalogItemId: (request) => request.catalogItemRef?.id ?? null,
   dateCreated: (request) => request.dateCreated ?? null,
   dateCompleted: (request) => request.dateCompleted ?? null,
-  resources: (request, _args, { loaders }) => loaders.vra.requestResources.load(request.id),
+  resources: (request, _args, { loaders }) =>
+    loaders.vra.requestResources.load({ id: request.id, state: request.state }),
 };
