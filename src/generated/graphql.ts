@@ -10,6 +10,10 @@ import type {
   WireProvider as WireProviderModel,
   WireCatalogItem as WireCatalogItemModel,
   WireOrganization as WireOrganizationModel,
+  WireEntitledCatalogItemView as WireEntitledCatalogItemViewModel,
+  WireCatalogRequest as WireCatalogRequestModel,
+  WireCatalogResource as WireCatalogResourceModel,
+  WireResourceOperation as WireResourceOperationModel,
 } from '../upstreams/vra/wire.ts';
 import type {
   ScopeRecord as ScopeRecordModel,
@@ -37,6 +41,15 @@ export type Scalars = {
   File: { input: File; output: File };
   /** Any JSON value: object, array, string, number, boolean or null. */
   JSON: { input: unknown; output: unknown };
+};
+
+/** A business group (vRA subtenant) on whose behalf a catalog item may be requested. */
+export type BusinessGroup = {
+  __typename?: 'BusinessGroup';
+  /** Business group id (the subtenant id): the `businessGroupId` of `requestCatalogItem`. */
+  id: Scalars['ID']['output'];
+  /** Business group name. */
+  name: Maybe<Scalars['String']['output']>;
 };
 
 /** An item of the service catalog. */
@@ -82,6 +95,105 @@ export type CatalogItemEdge = {
   node: CatalogItem;
 };
 
+/** A request of a catalog item or of a resource action, followed until vRA marks it final. */
+export type CatalogRequest = {
+  __typename?: 'CatalogRequest';
+  /** The requested catalog item; null for a resource action. */
+  catalogItemId: Maybe<Scalars['ID']['output']>;
+  /** When the request completed; null while it runs. */
+  dateCompleted: Maybe<Scalars['DateTime']['output']>;
+  /** When the request was created. */
+  dateCreated: Maybe<Scalars['DateTime']['output']>;
+  /** Free text given with the request. */
+  description: Maybe<Scalars['String']['output']>;
+  /** vRA's own `final`: no further change of state will come. */
+  final: Scalars['Boolean']['output'];
+  /** Request id. */
+  id: Scalars['ID']['output'];
+  /** vRA's phase of the request, e.g. `IN_PROGRESS`, `SUCCESSFUL`. */
+  phase: Maybe<Scalars['String']['output']>;
+  /** vRA's sequence number of the request, as shown to users. */
+  requestNumber: Maybe<Scalars['Int']['output']>;
+  /** The user the request is for. */
+  requestedFor: Maybe<Scalars['String']['output']>;
+  /** What the request built (deployment, machines, ...); empty until it has built something. */
+  resources: Maybe<Array<CatalogResource>>;
+  /** Where the request stands. */
+  state: CatalogRequestState;
+};
+
+/** A page of catalog requests. */
+export type CatalogRequestConnection = {
+  __typename?: 'CatalogRequestConnection';
+  /** The requests of this page with their cursors. */
+  edges: Array<CatalogRequestEdge>;
+  /** The requests of this page. */
+  nodes: Array<CatalogRequest>;
+  /** Where this page stands. */
+  pageInfo: PageInfo;
+  /** Number of requests over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** A catalog request with its cursor. */
+export type CatalogRequestEdge = {
+  __typename?: 'CatalogRequestEdge';
+  /** Opaque cursor; pass it as `after` to continue after this request. */
+  cursor: Scalars['String']['output'];
+  /** The request. */
+  node: CatalogRequest;
+};
+
+/** What a submitted request produced. */
+export type CatalogRequestPayload = {
+  __typename?: 'CatalogRequestPayload';
+  /** The new request, as vRA answered it (usually SUBMITTED): follow it with the `catalogRequest` subscription. */
+  request: CatalogRequest;
+};
+
+/** State of a catalog request, as vRA names it. */
+export type CatalogRequestState =
+  /** Failed (final). */
+  | 'FAILED'
+  /** Being carried out. */
+  | 'IN_PROGRESS'
+  /** Done with some parts failed (final). */
+  | 'PARTIALLY_SUCCESSFUL'
+  /** Done, waiting for an approval of what was built. */
+  | 'PENDING_POST_APPROVAL'
+  /** Waiting for an approval before it starts. */
+  | 'PENDING_PRE_APPROVAL'
+  /** Refused by an approver (final). */
+  | 'REJECTED'
+  /** Submitted, not yet started. */
+  | 'SUBMITTED'
+  /** Done (final). */
+  | 'SUCCESSFUL'
+  /** Saved, not yet submitted. */
+  | 'UNSUBMITTED';
+
+/** Something a catalog request built: a deployment, a machine, ... */
+export type CatalogResource = {
+  __typename?: 'CatalogResource';
+  /** The actions the caller may run on the resource (vRA's `ACTION` operations). */
+  actions: Array<ResourceAction>;
+  /**
+   * The resource's data as one plain object, vRA's typed literals unwrapped:
+   * `{ "MachineName": "web-01", "MachineCPU": 2, ... }`.
+   */
+  data: Maybe<Scalars['JSON']['output']>;
+  /** Free text. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Resource id: the `resourceId` of `requestResourceAction`. */
+  id: Scalars['ID']['output'];
+  /** Display name, e.g. the machine name. */
+  name: Scalars['String']['output'];
+  /** Type of the resource, e.g. `composition.resource.type.deployment`, `Infrastructure.Virtual`. */
+  resourceType: Maybe<Scalars['String']['output']>;
+  /** vRA's status of the resource, e.g. `ACTIVE`. */
+  status: Maybe<Scalars['String']['output']>;
+};
+
 /** What a delete did. */
 export type DeletePayload = {
   __typename?: 'DeletePayload';
@@ -89,6 +201,51 @@ export type DeletePayload = {
   deleted: Scalars['Boolean']['output'];
   /** Id of the deleted object. */
   id: Scalars['ID']['output'];
+};
+
+/** A catalog item the caller is entitled to request. */
+export type EntitledCatalogItem = {
+  __typename?: 'EntitledCatalogItem';
+  /** The business groups through which the caller may request the item. */
+  businessGroups: Array<BusinessGroup>;
+  /** Type of the item, e.g. `com.vmware.csp.component.cafe.composition.blueprint`. */
+  catalogItemTypeId: Maybe<Scalars['String']['output']>;
+  /** Free text. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Catalog item id (vRA's own id, not the provider binding id): the `catalogItemId` of `requestCatalogItem`. */
+  id: Scalars['ID']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Type of what a request of the item produces, e.g. `composition.resource.type.deployment`. */
+  outputResourceTypeId: Maybe<Scalars['String']['output']>;
+  /**
+   * The request template as vRA gives it: the body that `requestCatalogItem`
+   * edits and submits (its `data` maps component names to objects of their own
+   * `data`). Read on demand, once per item per GraphQL request.
+   */
+  requestTemplate: Maybe<Scalars['JSON']['output']>;
+};
+
+/** A page of entitled catalog items. */
+export type EntitledCatalogItemConnection = {
+  __typename?: 'EntitledCatalogItemConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<EntitledCatalogItemEdge>;
+  /** The items of this page. */
+  nodes: Array<EntitledCatalogItem>;
+  /** Where this page stands. */
+  pageInfo: PageInfo;
+  /** Number of entitled catalog items over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An entitled catalog item with its cursor. */
+export type EntitledCatalogItemEdge = {
+  __typename?: 'EntitledCatalogItemEdge';
+  /** Opaque cursor; pass it as `after` to continue after this item. */
+  cursor: Scalars['String']['output'];
+  /** The catalog item. */
+  node: EntitledCatalogItem;
 };
 
 /** Lifecycle state of a workflow run; COMPLETED, FAILED and CANCELED are terminal. */
@@ -283,6 +440,14 @@ export type Mutation = {
   /** Removes one rule, keeping every other rule as it is; retried on a concurrent change. */
   removeApplicationFirewallRule: FirewallConfig;
   /**
+   * Requests an entitled catalog item: reads its template, merges `data`,
+   * submits. A caller not entitled: FORBIDDEN or NOT_FOUND; a template field
+   * vRA refuses: BAD_USER_INPUT, with vRA's message in `extensions.upstream`.
+   */
+  requestCatalogItem: CatalogRequestPayload;
+  /** Requests an action on a resource (Power Off, Reboot, Destroy, ...) the same way. */
+  requestResourceAction: CatalogRequestPayload;
+  /**
    * Starts a workflow. Each input is encoded by its type; an input that does not
    * fit its type fails with BAD_USER_INPUT before anything is sent. Follow the run
    * with the `workflowExecution` subscription or query.
@@ -370,6 +535,16 @@ export type MutationRegisterCatalogItemArgs = {
 export type MutationRemoveApplicationFirewallRuleArgs = {
   portGroupId: Scalars['ID']['input'];
   ruleId: Scalars['ID']['input'];
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationRequestCatalogItemArgs = {
+  input: RequestCatalogItemInput;
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationRequestResourceActionArgs = {
+  input: RequestResourceActionInput;
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -520,6 +695,14 @@ export type Query = {
   applicationFirewall: Maybe<FirewallConfig>;
   /** Catalog items, a page at a time. */
   catalogItems: Maybe<CatalogItemConnection>;
+  /** One catalog request by id; null when vRA does not know it. */
+  catalogRequest: Maybe<CatalogRequest>;
+  /** The caller's catalog requests, newest first, a page at a time. */
+  catalogRequests: Maybe<CatalogRequestConnection>;
+  /** One resource by id; null when vRA does not know it. */
+  catalogResource: Maybe<CatalogResource>;
+  /** The catalog items the caller is entitled to request, a page at a time. */
+  entitledCatalogItems: Maybe<EntitledCatalogItemConnection>;
   /** One IP set by id; null when the manager does not know it. */
   ipSet: Maybe<IpSet>;
   /** IP sets of a scope. */
@@ -557,6 +740,44 @@ export type QueryApplicationFirewallArgs = {
  * fails, only its fields are null (with an error); the rest of the response stands.
  */
 export type QueryCatalogItemsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryCatalogRequestArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryCatalogRequestsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryCatalogResourceArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryEntitledCatalogItemsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -684,6 +905,55 @@ export type RegisterCatalogItemPayload = {
   catalogItem: CatalogItem;
 };
 
+/**
+ * A request of an entitled catalog item. The item's request template is read,
+ * `data` is merged into the template's `data` (objects merged key by key, any
+ * other value replaced) and the result is submitted.
+ */
+export type RequestCatalogItemInput = {
+  /** Business group to request on behalf of; defaults to the template's. */
+  businessGroupId?: InputMaybe<Scalars['ID']['input']>;
+  /** The entitled catalog item to request. */
+  catalogItemId: Scalars['ID']['input'];
+  /**
+   * Changes to the template's `data`, a JSON object, e.g.
+   * `{ "machine2.vsphere": { "data": { "cpu": 2 } } }`.
+   */
+  data?: InputMaybe<Scalars['JSON']['input']>;
+  /** Free text shown with the request. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Why the request is made (shown to approvers). */
+  reasons?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * A request of an action on a resource: the action's template is read, `data`
+ * merged into it as for `requestCatalogItem`, and the result submitted.
+ */
+export type RequestResourceActionInput = {
+  /** The action to run (an id of the resource's `actions`). */
+  actionId: Scalars['ID']['input'];
+  /** Changes to the template's `data`, a JSON object. */
+  data?: InputMaybe<Scalars['JSON']['input']>;
+  /** Free text shown with the request. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Why the request is made (shown to approvers). */
+  reasons?: InputMaybe<Scalars['String']['input']>;
+  /** The resource to act on. */
+  resourceId: Scalars['ID']['input'];
+};
+
+/** An action that may be run on a resource (`requestResourceAction`), e.g. Power Off, Reboot, Destroy. */
+export type ResourceAction = {
+  __typename?: 'ResourceAction';
+  /** Free text. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Action id: the `actionId` of `requestResourceAction`. */
+  id: Scalars['ID']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+};
+
 /** What `runWorkflow` started. */
 export type RunWorkflowPayload = {
   __typename?: 'RunWorkflowPayload';
@@ -745,11 +1015,22 @@ export type ServiceInput = {
 export type Subscription = {
   __typename?: 'Subscription';
   /**
+   * Follows a catalog request: emits it as it is, then on every change of state
+   * or phase, and completes once vRA marks it final. One poller per request
+   * (and credential) serves every subscriber.
+   */
+  catalogRequest: CatalogRequest;
+  /**
    * Emits the execution first as it is, then on every change of state (never the
    * same state twice in a row), and completes after a terminal state (COMPLETED,
    * FAILED, CANCELED).
    */
   workflowExecution: WorkflowExecution;
+};
+
+/** Live updates, delivered over Server-Sent Events. */
+export type SubscriptionCatalogRequestArgs = {
+  id: Scalars['ID']['input'];
 };
 
 /** Live updates, delivered over Server-Sent Events. */
@@ -1140,6 +1421,7 @@ export type DirectiveResolverFn<
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BusinessGroup: ResolverTypeWrapper<BusinessGroup>;
   CatalogItem: ResolverTypeWrapper<WireCatalogItemModel>;
   CatalogItemConnection: ResolverTypeWrapper<
     Omit<CatalogItemConnection, 'edges' | 'nodes'> & {
@@ -1150,8 +1432,33 @@ export type ResolversTypes = {
   CatalogItemEdge: ResolverTypeWrapper<
     Omit<CatalogItemEdge, 'node'> & { node: ResolversTypes['CatalogItem'] }
   >;
+  CatalogRequest: ResolverTypeWrapper<WireCatalogRequestModel>;
+  CatalogRequestConnection: ResolverTypeWrapper<
+    Omit<CatalogRequestConnection, 'edges' | 'nodes'> & {
+      edges: Array<ResolversTypes['CatalogRequestEdge']>;
+      nodes: Array<ResolversTypes['CatalogRequest']>;
+    }
+  >;
+  CatalogRequestEdge: ResolverTypeWrapper<
+    Omit<CatalogRequestEdge, 'node'> & { node: ResolversTypes['CatalogRequest'] }
+  >;
+  CatalogRequestPayload: ResolverTypeWrapper<
+    Omit<CatalogRequestPayload, 'request'> & { request: ResolversTypes['CatalogRequest'] }
+  >;
+  CatalogRequestState: CatalogRequestState;
+  CatalogResource: ResolverTypeWrapper<WireCatalogResourceModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DeletePayload: ResolverTypeWrapper<DeletePayload>;
+  EntitledCatalogItem: ResolverTypeWrapper<WireEntitledCatalogItemViewModel>;
+  EntitledCatalogItemConnection: ResolverTypeWrapper<
+    Omit<EntitledCatalogItemConnection, 'edges' | 'nodes'> & {
+      edges: Array<ResolversTypes['EntitledCatalogItemEdge']>;
+      nodes: Array<ResolversTypes['EntitledCatalogItem']>;
+    }
+  >;
+  EntitledCatalogItemEdge: ResolverTypeWrapper<
+    Omit<EntitledCatalogItemEdge, 'node'> & { node: ResolversTypes['EntitledCatalogItem'] }
+  >;
   ExecutionState: ExecutionState;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   FirewallConfig: ResolverTypeWrapper<FirewallConfigRecordModel>;
@@ -1186,6 +1493,9 @@ export type ResolversTypes = {
   RegisterCatalogItemPayload: ResolverTypeWrapper<
     Omit<RegisterCatalogItemPayload, 'catalogItem'> & { catalogItem: ResolversTypes['CatalogItem'] }
   >;
+  RequestCatalogItemInput: RequestCatalogItemInput;
+  RequestResourceActionInput: RequestResourceActionInput;
+  ResourceAction: ResolverTypeWrapper<WireResourceOperationModel>;
   RunWorkflowPayload: ResolverTypeWrapper<
     Omit<RunWorkflowPayload, 'execution'> & { execution: ResolversTypes['WorkflowExecution'] }
   >;
@@ -1228,14 +1538,35 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
+  BusinessGroup: BusinessGroup;
   CatalogItem: WireCatalogItemModel;
   CatalogItemConnection: Omit<CatalogItemConnection, 'edges' | 'nodes'> & {
     edges: Array<ResolversParentTypes['CatalogItemEdge']>;
     nodes: Array<ResolversParentTypes['CatalogItem']>;
   };
   CatalogItemEdge: Omit<CatalogItemEdge, 'node'> & { node: ResolversParentTypes['CatalogItem'] };
+  CatalogRequest: WireCatalogRequestModel;
+  CatalogRequestConnection: Omit<CatalogRequestConnection, 'edges' | 'nodes'> & {
+    edges: Array<ResolversParentTypes['CatalogRequestEdge']>;
+    nodes: Array<ResolversParentTypes['CatalogRequest']>;
+  };
+  CatalogRequestEdge: Omit<CatalogRequestEdge, 'node'> & {
+    node: ResolversParentTypes['CatalogRequest'];
+  };
+  CatalogRequestPayload: Omit<CatalogRequestPayload, 'request'> & {
+    request: ResolversParentTypes['CatalogRequest'];
+  };
+  CatalogResource: WireCatalogResourceModel;
   DateTime: Scalars['DateTime']['output'];
   DeletePayload: DeletePayload;
+  EntitledCatalogItem: WireEntitledCatalogItemViewModel;
+  EntitledCatalogItemConnection: Omit<EntitledCatalogItemConnection, 'edges' | 'nodes'> & {
+    edges: Array<ResolversParentTypes['EntitledCatalogItemEdge']>;
+    nodes: Array<ResolversParentTypes['EntitledCatalogItem']>;
+  };
+  EntitledCatalogItemEdge: Omit<EntitledCatalogItemEdge, 'node'> & {
+    node: ResolversParentTypes['EntitledCatalogItem'];
+  };
   File: Scalars['File']['output'];
   FirewallConfig: FirewallConfigRecordModel;
   FirewallRule: FirewallRuleRecordModel;
@@ -1264,6 +1595,9 @@ export type ResolversParentTypes = {
   RegisterCatalogItemPayload: Omit<RegisterCatalogItemPayload, 'catalogItem'> & {
     catalogItem: ResolversParentTypes['CatalogItem'];
   };
+  RequestCatalogItemInput: RequestCatalogItemInput;
+  RequestResourceActionInput: RequestResourceActionInput;
+  ResourceAction: WireResourceOperationModel;
   RunWorkflowPayload: Omit<RunWorkflowPayload, 'execution'> & {
     execution: ResolversParentTypes['WorkflowExecution'];
   };
@@ -1294,6 +1628,14 @@ export type ResolversParentTypes = {
   WorkflowLogEntry: WorkflowLogEntry;
   WorkflowParameter: WireParameterDeclModel;
   WorkflowParameterInput: WorkflowParameterInput;
+};
+
+export type BusinessGroupResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['BusinessGroup'] = ResolversParentTypes['BusinessGroup'],
+> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type CatalogItemResolvers<
@@ -1330,6 +1672,66 @@ export type CatalogItemEdgeResolvers<
   node?: Resolver<ResolversTypes['CatalogItem'], ParentType, ContextType>;
 };
 
+export type CatalogRequestResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequest'] =
+    ResolversParentTypes['CatalogRequest'],
+> = {
+  catalogItemId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  dateCompleted?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  dateCreated?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  final?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  phase?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requestNumber?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  requestedFor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resources?: Resolver<Maybe<Array<ResolversTypes['CatalogResource']>>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['CatalogRequestState'], ParentType, ContextType>;
+};
+
+export type CatalogRequestConnectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequestConnection'] =
+    ResolversParentTypes['CatalogRequestConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['CatalogRequestEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['CatalogRequest']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CatalogRequestEdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequestEdge'] =
+    ResolversParentTypes['CatalogRequestEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['CatalogRequest'], ParentType, ContextType>;
+};
+
+export type CatalogRequestPayloadResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequestPayload'] =
+    ResolversParentTypes['CatalogRequestPayload'],
+> = {
+  request?: Resolver<ResolversTypes['CatalogRequest'], ParentType, ContextType>;
+};
+
+export type CatalogResourceResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogResource'] =
+    ResolversParentTypes['CatalogResource'],
+> = {
+  actions?: Resolver<Array<ResolversTypes['ResourceAction']>, ParentType, ContextType>;
+  data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resourceType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<
   ResolversTypes['DateTime'],
   any
@@ -1343,6 +1745,40 @@ export type DeletePayloadResolvers<
 > = {
   deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type EntitledCatalogItemResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['EntitledCatalogItem'] =
+    ResolversParentTypes['EntitledCatalogItem'],
+> = {
+  businessGroups?: Resolver<Array<ResolversTypes['BusinessGroup']>, ParentType, ContextType>;
+  catalogItemTypeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outputResourceTypeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requestTemplate?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type EntitledCatalogItemConnectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['EntitledCatalogItemConnection'] =
+    ResolversParentTypes['EntitledCatalogItemConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['EntitledCatalogItemEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['EntitledCatalogItem']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type EntitledCatalogItemEdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['EntitledCatalogItemEdge'] =
+    ResolversParentTypes['EntitledCatalogItemEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['EntitledCatalogItem'], ParentType, ContextType>;
 };
 
 export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['File'], any> {
@@ -1489,6 +1925,18 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationRemoveApplicationFirewallRuleArgs, 'portGroupId' | 'ruleId'>
   >;
+  requestCatalogItem?: Resolver<
+    ResolversTypes['CatalogRequestPayload'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRequestCatalogItemArgs, 'input'>
+  >;
+  requestResourceAction?: Resolver<
+    ResolversTypes['CatalogRequestPayload'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRequestResourceActionArgs, 'input'>
+  >;
   runWorkflow?: Resolver<
     ResolversTypes['RunWorkflowPayload'],
     ParentType,
@@ -1589,6 +2037,30 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryCatalogItemsArgs, 'first'>
   >;
+  catalogRequest?: Resolver<
+    Maybe<ResolversTypes['CatalogRequest']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCatalogRequestArgs, 'id'>
+  >;
+  catalogRequests?: Resolver<
+    Maybe<ResolversTypes['CatalogRequestConnection']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCatalogRequestsArgs, 'first'>
+  >;
+  catalogResource?: Resolver<
+    Maybe<ResolversTypes['CatalogResource']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCatalogResourceArgs, 'id'>
+  >;
+  entitledCatalogItems?: Resolver<
+    Maybe<ResolversTypes['EntitledCatalogItemConnection']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryEntitledCatalogItemsArgs, 'first'>
+  >;
   ipSet?: Resolver<
     Maybe<ResolversTypes['IpSet']>,
     ParentType,
@@ -1659,6 +2131,16 @@ export type RegisterCatalogItemPayloadResolvers<
   catalogItem?: Resolver<ResolversTypes['CatalogItem'], ParentType, ContextType>;
 };
 
+export type ResourceActionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['ResourceAction'] =
+    ResolversParentTypes['ResourceAction'],
+> = {
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type RunWorkflowPayloadResolvers<
   ContextType = GatewayContext,
   ParentType extends ResolversParentTypes['RunWorkflowPayload'] =
@@ -1695,6 +2177,13 @@ export type SubscriptionResolvers<
   ContextType = GatewayContext,
   ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription'],
 > = {
+  catalogRequest?: SubscriptionResolver<
+    ResolversTypes['CatalogRequest'],
+    'catalogRequest',
+    ParentType,
+    ContextType,
+    RequireFields<SubscriptionCatalogRequestArgs, 'id'>
+  >;
   workflowExecution?: SubscriptionResolver<
     ResolversTypes['WorkflowExecution'],
     'workflowExecution',
@@ -1860,11 +2349,20 @@ export type WorkflowParameterResolvers<
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
+  BusinessGroup?: BusinessGroupResolvers<ContextType>;
   CatalogItem?: CatalogItemResolvers<ContextType>;
   CatalogItemConnection?: CatalogItemConnectionResolvers<ContextType>;
   CatalogItemEdge?: CatalogItemEdgeResolvers<ContextType>;
+  CatalogRequest?: CatalogRequestResolvers<ContextType>;
+  CatalogRequestConnection?: CatalogRequestConnectionResolvers<ContextType>;
+  CatalogRequestEdge?: CatalogRequestEdgeResolvers<ContextType>;
+  CatalogRequestPayload?: CatalogRequestPayloadResolvers<ContextType>;
+  CatalogResource?: CatalogResourceResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DeletePayload?: DeletePayloadResolvers<ContextType>;
+  EntitledCatalogItem?: EntitledCatalogItemResolvers<ContextType>;
+  EntitledCatalogItemConnection?: EntitledCatalogItemConnectionResolvers<ContextType>;
+  EntitledCatalogItemEdge?: EntitledCatalogItemEdgeResolvers<ContextType>;
   File?: GraphQLScalarType;
   FirewallConfig?: FirewallConfigResolvers<ContextType>;
   FirewallRule?: FirewallRuleResolvers<ContextType>;
@@ -1881,6 +2379,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProviderEdge?: ProviderEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RegisterCatalogItemPayload?: RegisterCatalogItemPayloadResolvers<ContextType>;
+  ResourceAction?: ResourceActionResolvers<ContextType>;
   RunWorkflowPayload?: RunWorkflowPayloadResolvers<ContextType>;
   Scope?: ScopeResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;

@@ -3,7 +3,15 @@ import type { GatewayConfig } from '../gateway-config.ts';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VraClient } from '../upstreams/vra/client.ts';
 import type { PageRequest } from '../upstreams/vra/paging.ts';
-import type { WireCatalogItem, WirePage, WireProvider } from '../upstreams/vra/wire.ts';
+import type {
+  WireCatalogItem,
+  WireCatalogRequest,
+  WireCatalogResource,
+  WireEntitledCatalogItemView,
+  WirePage,
+  WireProvider,
+  WireRequestTemplate,
+} from '../upstreams/vra/wire.ts';
 
 export interface VraLoaders {
   /**
@@ -17,6 +25,22 @@ export interface VraLoaders {
   providerPage: DataLoader<PageRequest, WirePage<WireProvider>, string>;
   /** Catalog item list pages; registrations clear it. */
   catalogItemPage: DataLoader<PageRequest, WirePage<WireCatalogItem>, string>;
+  /** Entitled catalog item pages. */
+  entitledItemPage: DataLoader<PageRequest, WirePage<WireEntitledCatalogItemView>, string>;
+  /** Request templates by catalog item id: one call per item per GraphQL request. */
+  requestTemplate: DataLoader<string, WireRequestTemplate>;
+  /** Catalog requests by id; a submit primes it with the new request. */
+  catalogRequest: DataLoader<string, WireCatalogRequest>;
+  /** Catalog request pages (newest first). */
+  catalogRequestPage: DataLoader<PageRequest, WirePage<WireCatalogRequest>, string>;
+  /**
+   * Resources of a request, by request id and state: a subscription's
+   * context lives across its events, and what a request built changes with
+   * its state.
+   */
+  requestResources: DataLoader<{ id: string; state: string }, WireCatalogResource[], string>;
+  /** Resources by id. */
+  resource: DataLoader<string, WireCatalogResource>;
 }
 
 /** A provider key the provider list does not hold: the GraphQL field answers null. */
@@ -83,6 +107,25 @@ export function createVraLoaders(
       (pages) => settleEach(pages, (page) => client.listCatalogItems(call, page)),
       { cacheKeyFn: pageKey },
     ),
+    entitledItemPage: new DataLoader(
+      (pages) => settleEach(pages, (page) => client.listEntitledCatalogItems(call, page)),
+      { cacheKeyFn: pageKey },
+    ),
+    requestTemplate: new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getRequestTemplate(call, id)),
+    ),
+    catalogRequest: new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getCatalogRequest(call, id)),
+    ),
+    catalogRequestPage: new DataLoader(
+      (pages) => settleEach(pages, (page) => client.listCatalogRequests(call, page)),
+      { cacheKeyFn: pageKey },
+    ),
+    requestResources: new DataLoader(
+      (keys) => settleEach(keys, (key) => client.requestResources(call, key.id)),
+      { cacheKeyFn: (key) => `${key.state} ${key.id}` },
+    ),
+    resource: new DataLoader((ids) => settleEach(ids, (id) => client.getResource(call, id))),
   };
 }
 
