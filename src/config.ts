@@ -85,6 +85,11 @@ export interface Config {
    * by hand. Real upstreams are not affected.
    */
   simulatorLatencyMs: number;
+  /**
+   * Serve the reference self-service portal at `/portal` (default: on when
+   * every upstream is a built-in simulator, off otherwise).
+   */
+  portal: boolean;
 }
 
 export class ConfigError extends Error {
@@ -144,6 +149,10 @@ export function loadConfig(env: Env): Config {
     persistedOperationsFile: checkedAllowList(read.readableFile('PERSISTED_OPERATIONS_FILE')),
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 600_000),
+    portal:
+      read.text('PORTAL') === undefined
+        ? ['VRO_URL', 'VRA_URL', 'NSX_URL'].every((name) => read.text(name) === undefined)
+        : read.flag('PORTAL'),
   };
   refuseOpenExposure(config);
   return config;

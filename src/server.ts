@@ -14,6 +14,7 @@ import { errorCodes } from './plugins/error-codes.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
 import { loadPersistedOperations, persistedOperations } from './plugins/persisted-operations.ts';
+import { portal } from './plugins/portal.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
@@ -88,6 +89,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     context: (initial) => createContext(initial.request, clients, config, clientSignal(initial)),
     plugins: [
       graphiqlAssets(),
+      ...(config.portal ? [portal()] : []),
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
       requestLog(logger, metrics),
