@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { GatewayConfig } from '../gateway-config.ts';
+import { ConcurrencyLimiter } from '../http/concurrency-limiter.ts';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VraClient } from '../upstreams/vra/client.ts';
 import type { PageRequest } from '../upstreams/vra/paging.ts';
@@ -66,6 +67,13 @@ export async function loadProvider(
 
 const pageKey = (page: PageRequest): string => `${page.page}:${page.limit}`;
 
+/**
+ * Per-item reads (a template per catalog item, the resources per request) of
+ * one GraphQL request run at most this many at once, so that a long page
+ * never takes all of vRA's slots from other clients' operations.
+ */
+export const perItemConcurrency = 8;
+
 export function createVraLoaders(
   client: VraClient,
   call: CallContext,
@@ -96,6 +104,17 @@ export function createVraLoaders(
       );
     });
 
+  // One limiter per GraphQL request, shared by its per-item loaders.
+  const perItem = new ConcurrencyLimiter(perItemConcurrency, Number.MAX_SAFE_INTEGER);
+  const limited = async <T>(load: () => Promise<T>): Promise<T> => {
+    const release = await perItem.acquire(call.signal);
+    try {
+      return await load();
+    } finally {
+      release();
+    }
+  };
+
   return {
     providerById: byKey('id'),
     providerByName: byKey('name'),
@@ -112,7 +131,7 @@ export function createVraLoaders(
       { cacheKeyFn: pageKey },
     ),
     requestTemplate: new DataLoader((ids) =>
-      settleEach(ids, (id) => client.getRequestTemplate(call, id)),
+      settleEach(ids, (id) => limited(() => client.getRequestTemplate(call, id))),
     ),
     catalogRequest: new DataLoader((ids) =>
       settleEach(ids, (id) => client.getCatalogRequest(call, id)),
@@ -122,7 +141,7 @@ export function createVraLoaders(
       { cacheKeyFn: pageKey },
     ),
     requestResources: new DataLoader(
-      (keys) => settleEach(keys, (key) => client.requestResources(call, key.id)),
+      (keys) => settleEach(keys, (key) => limited(() => client.requestResources(call, key.id))),
       { cacheKeyFn: (key) => `${key.state} ${key.id}` },
     ),
     resource: new DataLoader((ids) => settleEach(ids, (id) => client.getResource(call, id))),

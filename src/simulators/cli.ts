@@ -25,6 +25,7 @@
  *   --nsx-username, --nsx-password           NSX Basic credentials (default gateway / simulator)
  *   --vra-catalog-items <n>    serve n catalog items: the seeded ones, repeated under new ids
  *   --vro-step-ms <n>          how long each state of a workflow run lasts (default 2000)
+ *   --vra-step-ms <n>          how long each state of a catalog request lasts (default 75)
  *   --control-port <n>         also serve request counts on 127.0.0.1:<n> (0: any free port):
  *                              GET /counts -> {"vro":{"total":n,"byRoute":{"GET /vco/api/workflows":n}},...}
  *                              POST /counts/reset -> zeroes them. Without it, no counts are kept.
@@ -77,6 +78,7 @@ function parseFlags() {
         'nsx-password': { type: 'string' },
         'vra-catalog-items': { type: 'string' },
         'vro-step-ms': { type: 'string' },
+        'vra-step-ms': { type: 'string' },
         'control-port': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -198,11 +200,13 @@ async function start(service: Service): Promise<Started> {
     case 'vra': {
       const tenant = values['vra-tenant'] ?? 'vsphere.local';
       const items = integer('vra-catalog-items', 0, 100_000);
+      const requestStepMs = integer('vra-step-ms', 1, 3_600_000);
       const sim = await startVraSimulator({
         ...at,
         ...credentials('vra'),
         tenant,
         ...(items === undefined ? {} : { catalogItems: catalogItems(items, tenant) }),
+        ...(requestStepMs === undefined ? {} : { requestStepMs }),
       });
       return started(service, sim, { tenant: sim.tenant });
     }

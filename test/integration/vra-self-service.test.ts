@@ -82,10 +82,9 @@ describe('entitled catalog items', () => {
     expect(calls[0]?.headers.accept).toBe('application/json');
 
     const second = await stack.gql(query, { after: page.pageInfo.endCursor });
-    expect(second.data?.['entitledCatalogItems'].nodes.map((n: { name: string }) => n.name)).toEqual([
-      'Windows Server 2019',
-      'Oracle Database (restricted)',
-    ]);
+    expect(
+      second.data?.['entitledCatalogItems'].nodes.map((n: { name: string }) => n.name),
+    ).toEqual(['Windows Server 2019', 'Oracle Database (restricted)']);
     expect(second.data?.['entitledCatalogItems'].pageInfo.hasNextPage).toBe(false);
   });
 
@@ -96,9 +95,9 @@ describe('entitled catalog items', () => {
       await janeHeaders(),
     );
     expect(answer.data?.['entitledCatalogItems'].totalCount).toBe(3);
-    expect(answer.data?.['entitledCatalogItems'].nodes.map((n: { id: string }) => n.id)).not.toContain(
-      restricted,
-    );
+    expect(
+      answer.data?.['entitledCatalogItems'].nodes.map((n: { id: string }) => n.id),
+    ).not.toContain(restricted);
   });
 
   it('reads a request template only when asked, once per item per operation', async () => {
@@ -424,7 +423,9 @@ describe('requestResourceAction', () => {
       { id: machineId },
     );
     expect(after.data?.['catalogResource'].data.MachineStatus).toBe('Off');
-    expect(after.data?.['catalogResource'].actions.map((a: { id: string }) => a.id)).toContain(powerOn);
+    expect(after.data?.['catalogResource'].actions.map((a: { id: string }) => a.id)).toContain(
+      powerOn,
+    );
   });
 
   it('answers NOT_FOUND for an action the resource does not offer', async () => {

@@ -55,9 +55,17 @@ describe('the consumer API decoders', () => {
     expect(isFinalRequest({ id: 'r', state: 'SUCCESSFUL', final: false })).toBe(false);
   });
 
+  it('reads a finer vRA state as its phase', () => {
+    const request = fixture('request-status.json');
+    expect(
+      decodeCatalogRequest({ ...request, state: 'PROVIDER_COMPLETED', phase: 'IN_PROGRESS' }, 200)
+        .state,
+    ).toBe('IN_PROGRESS');
+  });
+
   it('refuses a request with an unknown state or mistyped fields', () => {
     const request = fixture('request-status.json');
-    expect(() => decodeCatalogRequest({ ...request, state: 'DONE' }, 200)).toThrow(
+    expect(() => decodeCatalogRequest({ ...request, state: 'DONE', phase: 'DONE' }, 200)).toThrow(
       UpstreamBadResponseError,
     );
     expect(() => decodeCatalogRequest({ ...request, final: 'yes' }, 200)).toThrow(

@@ -87,7 +87,9 @@ export function decodeCatalogRequest(value: unknown, status: number): WireCatalo
   if (!isObject(value) || typeof value['id'] !== 'string' || value['id'] === '') {
     throw bad('a catalog request without an id', status);
   }
-  const state = value['state'];
+  // vRA 7 also has finer states (PRE_APPROVED, PROVIDER_COMPLETED, ...) whose
+  // phase is one of the contract's; those are read as their phase.
+  const state = requestStates.has(String(value['state'])) ? value['state'] : value['phase'];
   if (typeof state !== 'string' || !requestStates.has(state)) {
     throw bad('a catalog request without a known state', status);
   }
@@ -104,7 +106,7 @@ export function decodeCatalogRequest(value: unknown, status: number): WireCatalo
   ) {
     throw bad('a catalog request with fields of unexpected types', status);
   }
-  return value as unknown as WireCatalogRequest;
+  return (state === value['state'] ? value : { ...value, state }) as unknown as WireCatalogRequest;
 }
 
 function isOperation(value: unknown): value is WireResourceOperation {
