@@ -303,6 +303,8 @@ const routes: Record<Upstream, { prefix: string; paths: string[]; query: string[
       '/workflows/{}/executions/',
       '/workflows/{}/executions/{}/',
       '/workflows/{}/executions/{}/state',
+      '/workflows/{}/executions/{}/logs/',
+      '/workflows/{}/presentation/',
       '/packages',
     ],
     query: [
