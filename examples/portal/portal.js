@@ -327,9 +327,15 @@ async function followRun(workflowId, executionId, signal) {
   const cancel = h('button', { type: 'button', class: 'danger', id: 'cancel-run' }, 'Cancel run');
   cancel.addEventListener('click', () => {
     cancel.disabled = true;
-    request(CancelRun, { workflowId, executionId }).catch((/** @type {unknown} */ error) => {
-      outputs.replaceChildren(failure(error));
-    });
+    // the answer shows the cancel at once; the subscription then ends with CANCELED
+    request(CancelRun, { workflowId, executionId })
+      .then((data) => {
+        const run = data.cancelWorkflowExecution;
+        state.replaceChildren('Run ', h('code', {}, run.id), ' ', badge(run.state));
+      })
+      .catch((/** @type {unknown} */ error) => {
+        outputs.replaceChildren(failure(error));
+      });
   });
   show(
     'workflow-run',

@@ -65,6 +65,18 @@ describe('/portal', () => {
     }
   });
 
+  it('is served without a gateway token when GATEWAY_TOKENS is set; its operations still need one', async () => {
+    stack = await startStack({ env: { GATEWAY_TOKENS: 'portal-test-token' } });
+    expect((await stack.fetch('/portal/')).status).toBe(200);
+    expect((await stack.fetch('/portal/client.js')).status).toBe(200);
+    const refused = await stack.gql<any>('{ workflows(first: 1) { totalCount } }');
+    expect(refused.status).toBe(401);
+    const allowed = await stack.gql<any>('{ workflows(first: 1) { totalCount } }', undefined, {
+      authorization: 'Bearer portal-test-token',
+    });
+    expect(allowed.errors).toBeUndefined();
+  });
+
   it('is absent when PORTAL=false', async () => {
     stack = await startStack({ env: { PORTAL: 'false' } });
     expect((await stack.fetch('/portal/')).status).toBe(404);
