@@ -124,8 +124,9 @@ const tagImportModes = new Set([
 /**
  * A strict vRO 7 simulator: Basic auth on everything under the API root but
  * `GET /`, JSON only (Accept: application/json), query conditions, workflow
- * detail, runs that move through their states on the simulator's clock, and
- * package import.
+ * detail and presentation, runs that move through their states on the
+ * simulator's clock (with a seeded history, a log written as they advance,
+ * and cancel), and package import.
  */
 export async function startVroSimulator(options: VroSimulatorOptions = {}): Promise<VroSimulator> {
   const username = options.username ?? 'vcoadmin';
