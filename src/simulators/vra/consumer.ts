@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isObject } from './catalog.ts';
 import {
   blueprintServiceId,
   deploymentActions,
@@ -15,10 +16,6 @@ import {
 } from './consumer-seed.ts';
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** How a request ends once its steps have run. */
 export type SimRequestOutcome = 'SUCCESSFUL' | 'FAILED';
