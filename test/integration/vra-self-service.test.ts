@@ -326,6 +326,38 @@ describe('requests and their resources', () => {
     expect(calls[1]?.query.get('limit')).toBe('5000');
   });
 
+  it("fails only the fields whose call failed: the resources, one item's template", async () => {
+    stack.vra.failNext(
+      { method: 'GET', path: `${consumer}/requests/${seededRequest.requestId}/resources` },
+      { status: 500 },
+    );
+    const answer = await stack.gql(
+      `query($id: ID!) { catalogRequest(id: $id) { id state resources { id } } }`,
+      { id: seededRequest.requestId },
+    );
+    expect(answer.data?.['catalogRequest']).toEqual({
+      id: seededRequest.requestId,
+      state: 'SUCCESSFUL',
+      resources: null,
+    });
+    expect(firstError(answer)).toMatchObject({
+      path: ['catalogRequest', 'resources'],
+      extensions: { code: 'UPSTREAM_ERROR', upstream: { service: 'vra', status: 500 } },
+    });
+
+    stack.vra.failNext(
+      { method: 'GET', path: `${consumer}/entitledCatalogItems/${webApp}/requests/template` },
+      { status: 500 },
+    );
+    const items = await stack.gql(
+      '{ entitledCatalogItems(first: 2) { nodes { id requestTemplate } } }',
+    );
+    const nodes = items.data?.['entitledCatalogItems'].nodes;
+    expect(nodes[0].requestTemplate).toMatchObject({ catalogItemId: centos });
+    expect(nodes[1]).toEqual({ id: webApp, requestTemplate: null });
+    expect(items.errors).toHaveLength(1);
+  });
+
   it('answers null for a request or resource vRA does not know', async () => {
     const answer = await stack.gql(`{
       catalogRequest(id: "00000000-0000-4000-8000-000000000000") { id }
