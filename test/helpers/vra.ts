@@ -47,3 +47,16 @@ export function expectNoSecrets(answer: GraphQLAnswer, sim: VraSimulator): void 
   if (text.includes(sim.password)) throw new Error('the vRA password leaked into the answer');
   if (text.includes(sim.url.host)) throw new Error('the vRA address leaked into the answer');
 }
+
+/** Logs in to the vRA simulator as `user` (default: its service account): the bearer token. */
+export async function vraLogin(
+  sim: VraSimulator,
+  user: { username: string; password: string } = sim,
+): Promise<string> {
+  const response = await fetch(new URL(tokensPath, sim.url), {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: user.password, tenant: sim.tenant }),
+  });
+  return ((await response.json()) as { id: string }).id;
+}

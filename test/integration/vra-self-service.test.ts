@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRequest } from '../../src/simulators/vra/index.ts';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { bearerOf, catalogCalls, expectNoSecrets, firstError } from '../helpers/vra.ts';
+import { bearerOf, catalogCalls, expectNoSecrets, firstError, vraLogin } from '../helpers/vra.ts';
 
 const consumer = '/catalog-service/api/consumer';
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
@@ -34,13 +34,7 @@ const bodyOf = (request: RecordedRequest | undefined): any =>
   JSON.parse(request?.body.toString('utf8') ?? 'null');
 
 async function janeHeaders(): Promise<Record<string, string>> {
-  const response = await fetch(new URL('/identity/api/tokens', stack.vra.url), {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ ...jane, tenant: stack.vra.tenant }),
-  });
-  const { id } = (await response.json()) as { id: string };
-  return { 'x-vra-authorization': `Bearer ${id}` };
+  return { 'x-vra-authorization': `Bearer ${await vraLogin(stack.vra, jane)}` };
 }
 
 const order = `mutation($input: RequestCatalogItemInput!) {
@@ -330,6 +324,38 @@ describe('requests and their resources', () => {
     ]);
     expect(calls[1]?.query.get('page')).toBe('1');
     expect(calls[1]?.query.get('limit')).toBe('5000');
+  });
+
+  it("fails only the fields whose call failed: the resources, one item's template", async () => {
+    stack.vra.failNext(
+      { method: 'GET', path: `${consumer}/requests/${seededRequest.requestId}/resources` },
+      { status: 500 },
+    );
+    const answer = await stack.gql(
+      `query($id: ID!) { catalogRequest(id: $id) { id state resources { id } } }`,
+      { id: seededRequest.requestId },
+    );
+    expect(answer.data?.['catalogRequest']).toEqual({
+      id: seededRequest.requestId,
+      state: 'SUCCESSFUL',
+      resources: null,
+    });
+    expect(firstError(answer)).toMatchObject({
+      path: ['catalogRequest', 'resources'],
+      extensions: { code: 'UPSTREAM_ERROR', upstream: { service: 'vra', status: 500 } },
+    });
+
+    stack.vra.failNext(
+      { method: 'GET', path: `${consumer}/entitledCatalogItems/${webApp}/requests/template` },
+      { status: 500 },
+    );
+    const items = await stack.gql(
+      '{ entitledCatalogItems(first: 2) { nodes { id requestTemplate } } }',
+    );
+    const nodes = items.data?.['entitledCatalogItems'].nodes;
+    expect(nodes[0].requestTemplate).toMatchObject({ catalogItemId: centos });
+    expect(nodes[1]).toEqual({ id: webApp, requestTemplate: null });
+    expect(items.errors).toHaveLength(1);
   });
 
   it('answers null for a request or resource vRA does not know', async () => {

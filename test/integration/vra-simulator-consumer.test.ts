@@ -4,6 +4,7 @@ import {
   startVraSimulator,
   type VraSimulator,
 } from '../../src/simulators/vra/index.ts';
+import { vraLogin } from '../helpers/vra.ts';
 
 const consumer = '/catalog-service/api/consumer';
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
@@ -15,15 +16,6 @@ const json = { accept: 'application/json', 'content-type': 'application/json' };
 let sim: VraSimulator;
 let token: string;
 let janeToken: string;
-
-async function login(user: { username: string; password: string }): Promise<string> {
-  const response = await fetch(new URL('/identity/api/tokens', sim.url), {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ ...user, tenant: sim.tenant }),
-  });
-  return ((await response.json()) as { id: string }).id;
-}
 
 async function call(path: string, init: RequestInit = {}, bearer: string | null = token) {
   const response = await fetch(new URL(path, sim.url), {
@@ -45,8 +37,8 @@ async function call(path: string, init: RequestInit = {}, bearer: string | null 
 
 beforeAll(async () => {
   sim = await startVraSimulator({ users: [jane] });
-  token = await login(sim);
-  janeToken = await login(jane);
+  token = await vraLogin(sim);
+  janeToken = await vraLogin(sim, jane);
 });
 afterAll(async () => {
   await sim.close();

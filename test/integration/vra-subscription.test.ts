@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
-import { bearerOf } from '../helpers/vra.ts';
+import { bearerOf, vraLogin } from '../helpers/vra.ts';
 
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
 const step = 1000;
@@ -64,19 +64,6 @@ async function until(condition: () => boolean): Promise<void> {
     if (waited > 10_000) throw new Error('condition not met within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-async function userToken(): Promise<string> {
-  const response = await fetch(new URL('/identity/api/tokens', stack.vra.url), {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username: stack.vra.username,
-      password: stack.vra.password,
-      tenant: stack.vra.tenant,
-    }),
-  });
-  return ((await response.json()) as { id: string }).id;
 }
 
 describe('the catalogRequest subscription', () => {
@@ -150,7 +137,7 @@ describe('the catalogRequest subscription', () => {
 
   it('polls separately for another credential, with that credential', async () => {
     const id = await order();
-    const token = await userToken();
+    const token = await vraLogin(stack.vra);
     const service = await subscribe(id);
     const user = await subscribe(id, { 'x-vra-authorization': `Bearer ${token}` });
     expect((await nextRequest(service)).state).toBe('SUBMITTED');

@@ -8,6 +8,7 @@ import {
   decodeEntitledCatalogItemView,
   decodeRequestTemplate,
   isFinalRequest,
+  requestChanged,
 } from '../../src/upstreams/vra/consumer-decode.ts';
 import { decodePage } from '../../src/upstreams/vra/decode.ts';
 import { plainEntries, plainLiteral } from '../../src/upstreams/vra/literals.ts';
@@ -53,6 +54,15 @@ describe('the consumer API decoders', () => {
     expect(isFinalRequest({ id: 'r', state: 'FAILED' })).toBe(true);
     expect(isFinalRequest({ id: 'r', state: 'SUBMITTED' })).toBe(false);
     expect(isFinalRequest({ id: 'r', state: 'SUCCESSFUL', final: false })).toBe(false);
+  });
+
+  it('tells subscribers of a change of state, phase or final only', () => {
+    const base = { id: 'r', state: 'IN_PROGRESS', phase: 'IN_PROGRESS', final: false } as const;
+    expect(requestChanged(undefined, base)).toBe(true);
+    expect(requestChanged(base, { ...base, requestNumber: 5, description: 'x' })).toBe(false);
+    expect(requestChanged(base, { ...base, phase: 'PENDING_POST_APPROVAL' })).toBe(true);
+    expect(requestChanged(base, { ...base, state: 'PENDING_POST_APPROVAL' })).toBe(true);
+    expect(requestChanged(base, { ...base, final: true })).toBe(true);
   });
 
   it('reads a finer vRA state as its phase', () => {

@@ -2,9 +2,12 @@ import { BadUserInputError } from '../../errors.ts';
 import type { MutationResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import { loadProvider } from '../../loaders/vra.ts';
-import type { WireCatalogItem, WireProviderCatalogItem } from '../../upstreams/vra/wire.ts';
 import { checkRequestData, editTemplate } from '../../upstreams/vra/request-body.ts';
-import type { WireCatalogRequest } from '../../upstreams/vra/wire.ts';
+import type {
+  WireCatalogItem,
+  WireCatalogRequest,
+  WireProviderCatalogItem,
+} from '../../upstreams/vra/wire.ts';
 import { assertVraId } from './ids.ts';
 import { blueprintRegistration, registration } from './registration-input.ts';
 

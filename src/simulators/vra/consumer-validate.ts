@@ -5,11 +5,9 @@
  * fields present and right. Answers the problem, or undefined.
  */
 
-type Json = Record<string, unknown>;
+import { isObject } from './catalog.ts';
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+type Json = Record<string, unknown>;
 
 function kind(value: unknown): string {
   if (value === null) return 'null';

@@ -143,9 +143,11 @@ export function sendList(
 export function createVraRoutes(deps: VraRouteDeps): SimHandler {
   const { catalog, tokens, switches } = deps;
 
+  const bearerOf = (headers: IncomingHttpHeaders): string | undefined =>
+    /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
   const bearerOk = (headers: IncomingHttpHeaders): boolean => {
-    const match = /^Bearer (\S+)$/.exec(headers.authorization ?? '');
-    return match?.[1] !== undefined && tokens.isValid(match[1]);
+    const token = bearerOf(headers);
+    return token !== undefined && tokens.isValid(token);
   };
 
   const login = (request: RecordedRequest, response: ServerResponse): void => {
@@ -226,8 +228,7 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
     const rest = s.slice(2);
     const [a, b, c, d, e] = rest;
     if (a === 'consumer') {
-      const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      const user = tokens.userOf(token) ?? '';
+      const user = tokens.userOf(bearerOf(request.headers) ?? '') ?? '';
       return consumerCall(deps.consumer, user, request, response, rest.slice(1));
     }
     if (a === 'providers' && rest.length === 1) {

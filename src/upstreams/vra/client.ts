@@ -26,6 +26,7 @@ import {
   decodeEntitledCatalogItemView,
   decodeRequestTemplate,
   isFinalRequest,
+  requestChanged,
 } from './consumer-decode.ts';
 import { readVraErrorBody } from './error-body.ts';
 import { readAll, type PageRequest } from './paging.ts';
@@ -80,11 +81,7 @@ export class VraClient {
     this.#http = http;
     this.#watcher = new Watcher(
       {
-        changed: (previous, next) =>
-          previous === undefined ||
-          previous.state !== next.state ||
-          (previous.phase ?? null) !== (next.phase ?? null) ||
-          isFinalRequest(previous) !== isFinalRequest(next),
+        changed: requestChanged,
         isFinal: isFinalRequest,
         event: (request) => ({ request }),
         requestIdPrefix: 'vra-watch',

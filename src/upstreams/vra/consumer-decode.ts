@@ -34,6 +34,19 @@ export function isFinalRequest(request: WireCatalogRequest): boolean {
   return typeof request.final === 'boolean' ? request.final : finalStates.has(request.state);
 }
 
+/** True when a followed request changed in a way its subscribers are told about: state, phase or final. */
+export function requestChanged(
+  previous: WireCatalogRequest | undefined,
+  next: WireCatalogRequest,
+): boolean {
+  return (
+    previous === undefined ||
+    previous.state !== next.state ||
+    (previous.phase ?? null) !== (next.phase ?? null) ||
+    isFinalRequest(previous) !== isFinalRequest(next)
+  );
+}
+
 function isOptionalNumber(value: unknown): boolean {
   return (
     value === undefined || value === null || (typeof value === 'number' && Number.isFinite(value))
