@@ -2,7 +2,15 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'src/generated/',
+      'examples/portal/generated/',
+      'coverage/',
+      'test-results/',
+    ],
+  },
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {

@@ -92,6 +92,11 @@ export interface Config {
   simulatorLatencyMs: number;
   /** The HTTP server's own limits: slow clients, connection floods, subscriptions per client. */
   server: ServerLimits;
+  /**
+   * Serve the reference self-service portal at `/portal` (default: on when
+   * every upstream is a built-in simulator, off otherwise).
+   */
+  portal: boolean;
 }
 
 /** Limits of the gateway's own HTTP server (see main.ts) and of the subscriptions one client may hold. */
@@ -170,6 +175,10 @@ export function loadConfig(env: Env): Config {
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 600_000),
     server: readServerLimits(read),
+    portal:
+      read.text('PORTAL') === undefined
+        ? ['VRO_URL', 'VRA_URL', 'NSX_URL'].every((name) => read.text(name) === undefined)
+        : read.flag('PORTAL'),
   };
   refuseOpenExposure(config);
   return config;

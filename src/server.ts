@@ -14,11 +14,13 @@ import { clientAuth } from './plugins/client-auth.ts';
 import { cors } from './plugins/cors.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorCodes } from './plugins/error-codes.ts';
+import { freshPerEvent } from './plugins/fresh-per-event.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
 import { operationCost } from './plugins/operation-cost.ts';
 import { multipartSubscriptions } from './plugins/multipart-subscriptions.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
 import { loadPersistedOperations, persistedOperations } from './plugins/persisted-operations.ts';
+import { portal } from './plugins/portal.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { capBodies, requestLimits } from './plugins/request-limits.ts';
 import { requestLog } from './plugins/request-log.ts';
@@ -100,6 +102,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     plugins: [
       cors(corsOrigins),
       graphiqlAssets(),
+      ...(config.portal ? [portal()] : []),
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
       requestLog(logger, metrics),
@@ -122,6 +125,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
           ]),
       errorCodes(),
       safeResults(logger),
+      freshPerEvent(),
       ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],
   });

@@ -10,6 +10,10 @@ import type {
   WireProvider as WireProviderModel,
   WireCatalogItem as WireCatalogItemModel,
   WireOrganization as WireOrganizationModel,
+  WireEntitledCatalogItemView as WireEntitledCatalogItemViewModel,
+  WireCatalogRequest as WireCatalogRequestModel,
+  WireCatalogResource as WireCatalogResourceModel,
+  WireResourceOperation as WireResourceOperationModel,
 } from '../upstreams/vra/wire.ts';
 import type {
   ScopeRecord as ScopeRecordModel,
@@ -41,6 +45,15 @@ export type Scalars = {
   File: { input: File; output: File };
   /** Any JSON value: object, array, string, number, boolean or null. */
   JSON: { input: unknown; output: unknown };
+};
+
+/** A business group (vRA subtenant) on whose behalf a catalog item may be requested. */
+export type BusinessGroup = {
+  __typename?: 'BusinessGroup';
+  /** Business group id (the subtenant id): the `businessGroupId` of `requestCatalogItem`. */
+  id: Scalars['ID']['output'];
+  /** Business group name. */
+  name: Maybe<Scalars['String']['output']>;
 };
 
 /** An item of the service catalog. */
@@ -84,6 +97,105 @@ export type CatalogItemEdge = {
   cursor: Scalars['String']['output'];
   /** The catalog item. */
   node: CatalogItem;
+};
+
+/** A request of a catalog item or of a resource action, followed until vRA marks it final. */
+export type CatalogRequest = {
+  __typename?: 'CatalogRequest';
+  /** The requested catalog item; null for a resource action. */
+  catalogItemId: Maybe<Scalars['ID']['output']>;
+  /** When the request completed; null while it runs. */
+  dateCompleted: Maybe<Scalars['DateTime']['output']>;
+  /** When the request was created. */
+  dateCreated: Maybe<Scalars['DateTime']['output']>;
+  /** Free text given with the request. */
+  description: Maybe<Scalars['String']['output']>;
+  /** vRA's own `final`: no further change of state will come. */
+  final: Scalars['Boolean']['output'];
+  /** Request id. */
+  id: Scalars['ID']['output'];
+  /** vRA's phase of the request, e.g. `IN_PROGRESS`, `SUCCESSFUL`. */
+  phase: Maybe<Scalars['String']['output']>;
+  /** vRA's sequence number of the request, as shown to users. */
+  requestNumber: Maybe<Scalars['Int']['output']>;
+  /** The user the request is for. */
+  requestedFor: Maybe<Scalars['String']['output']>;
+  /** What the request built (deployment, machines, ...); empty until it has built something. */
+  resources: Maybe<Array<CatalogResource>>;
+  /** Where the request stands. */
+  state: CatalogRequestState;
+};
+
+/** A page of catalog requests. */
+export type CatalogRequestConnection = {
+  __typename?: 'CatalogRequestConnection';
+  /** The requests of this page with their cursors. */
+  edges: Array<CatalogRequestEdge>;
+  /** The requests of this page. */
+  nodes: Array<CatalogRequest>;
+  /** Where this page stands. */
+  pageInfo: PageInfo;
+  /** Number of requests over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** A catalog request with its cursor. */
+export type CatalogRequestEdge = {
+  __typename?: 'CatalogRequestEdge';
+  /** Opaque cursor; pass it as `after` to continue after this request. */
+  cursor: Scalars['String']['output'];
+  /** The request. */
+  node: CatalogRequest;
+};
+
+/** What a submitted request produced. */
+export type CatalogRequestPayload = {
+  __typename?: 'CatalogRequestPayload';
+  /** The new request, as vRA answered it (usually SUBMITTED): follow it with the `catalogRequest` subscription. */
+  request: CatalogRequest;
+};
+
+/** State of a catalog request, as vRA names it. */
+export type CatalogRequestState =
+  /** Failed (final). */
+  | 'FAILED'
+  /** Being carried out. */
+  | 'IN_PROGRESS'
+  /** Done with some parts failed (final). */
+  | 'PARTIALLY_SUCCESSFUL'
+  /** Done, waiting for an approval of what was built. */
+  | 'PENDING_POST_APPROVAL'
+  /** Waiting for an approval before it starts. */
+  | 'PENDING_PRE_APPROVAL'
+  /** Refused by an approver (final). */
+  | 'REJECTED'
+  /** Submitted, not yet started. */
+  | 'SUBMITTED'
+  /** Done (final). */
+  | 'SUCCESSFUL'
+  /** Saved, not yet submitted. */
+  | 'UNSUBMITTED';
+
+/** Something a catalog request built: a deployment, a machine, ... */
+export type CatalogResource = {
+  __typename?: 'CatalogResource';
+  /** The actions the caller may run on the resource (vRA's `ACTION` operations). */
+  actions: Array<ResourceAction>;
+  /**
+   * The resource's data as one plain object, vRA's typed literals unwrapped:
+   * `{ "MachineName": "web-01", "MachineCPU": 2, ... }`.
+   */
+  data: Maybe<Scalars['JSON']['output']>;
+  /** Free text. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Resource id: the `resourceId` of `requestResourceAction`. */
+  id: Scalars['ID']['output'];
+  /** Display name, e.g. the machine name. */
+  name: Scalars['String']['output'];
+  /** Type of the resource, e.g. `composition.resource.type.deployment`, `Infrastructure.Virtual`. */
+  resourceType: Maybe<Scalars['String']['output']>;
+  /** vRA's status of the resource, e.g. `ACTIVE`. */
+  status: Maybe<Scalars['String']['output']>;
 };
 
 /** What a delete did. */
@@ -174,6 +286,51 @@ export type Edge = {
   type: Maybe<Scalars['String']['output']>;
   /** The load balancer's virtual servers (`GET …/edges/{id}/loadbalancer/config/virtualservers`). */
   virtualServers: Maybe<Array<VirtualServer>>;
+};
+
+/** A catalog item the caller is entitled to request. */
+export type EntitledCatalogItem = {
+  __typename?: 'EntitledCatalogItem';
+  /** The business groups through which the caller may request the item. */
+  businessGroups: Array<BusinessGroup>;
+  /** Type of the item, e.g. `com.vmware.csp.component.cafe.composition.blueprint`. */
+  catalogItemTypeId: Maybe<Scalars['String']['output']>;
+  /** Free text. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Catalog item id (vRA's own id, not the provider binding id): the `catalogItemId` of `requestCatalogItem`. */
+  id: Scalars['ID']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+  /** Type of what a request of the item produces, e.g. `composition.resource.type.deployment`. */
+  outputResourceTypeId: Maybe<Scalars['String']['output']>;
+  /**
+   * The request template as vRA gives it: the body that `requestCatalogItem`
+   * edits and submits (its `data` maps component names to objects of their own
+   * `data`). Read on demand, once per item per GraphQL request.
+   */
+  requestTemplate: Maybe<Scalars['JSON']['output']>;
+};
+
+/** A page of entitled catalog items. */
+export type EntitledCatalogItemConnection = {
+  __typename?: 'EntitledCatalogItemConnection';
+  /** The items of this page with their cursors. */
+  edges: Array<EntitledCatalogItemEdge>;
+  /** The items of this page. */
+  nodes: Array<EntitledCatalogItem>;
+  /** Where this page stands. */
+  pageInfo: PageInfo;
+  /** Number of entitled catalog items over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** An entitled catalog item with its cursor. */
+export type EntitledCatalogItemEdge = {
+  __typename?: 'EntitledCatalogItemEdge';
+  /** Opaque cursor; pass it as `after` to continue after this item. */
+  cursor: Scalars['String']['output'];
+  /** The catalog item. */
+  node: EntitledCatalogItem;
 };
 
 /** Lifecycle state of a workflow run; COMPLETED, FAILED and CANCELED are terminal. */
@@ -354,6 +511,14 @@ export type Mutation = {
   addFirewallSectionRule: FirewallSection;
   /** Adds a virtual server to an edge's load balancer. */
   addVirtualServer: VirtualServer;
+  /**
+   * Cancels a run (`DELETE /workflows/{id}/executions/{executionId}/state`) and
+   * answers it as vRO reports it right after (CANCELED, or still RUNNING for the
+   * moment vRO takes to stop it). A run that has already ended (COMPLETED,
+   * FAILED, CANCELED) fails with CONFLICT; an unknown run with NOT_FOUND. A
+   * `workflowExecution` subscription of the run completes with CANCELED.
+   */
+  cancelWorkflowExecution: WorkflowExecution;
   /** Creates an IP set in a scope, then reads it back. */
   createIpSet: IpSet;
   /** Creates a service in a scope, then reads it back. */
@@ -384,6 +549,14 @@ export type Mutation = {
   removeApplicationFirewallRule: FirewallConfig;
   /** Removes one rule of a distributed firewall section, with If-Match and the same retry. */
   removeFirewallSectionRule: FirewallSection;
+  /**
+   * Requests an entitled catalog item: reads its template, merges `data`,
+   * submits. A caller not entitled: FORBIDDEN or NOT_FOUND; a template field
+   * vRA refuses: BAD_USER_INPUT, with vRA's message in `extensions.upstream`.
+   */
+  requestCatalogItem: CatalogRequestPayload;
+  /** Requests an action on a resource (Power Off, Reboot, Destroy, ...) the same way. */
+  requestResourceAction: CatalogRequestPayload;
   /**
    * Starts a workflow. Each input is encoded by its type; an input that does not
    * fit its type fails with BAD_USER_INPUT before anything is sent. Follow the run
@@ -422,6 +595,12 @@ export type MutationAddFirewallSectionRuleArgs = {
 export type MutationAddVirtualServerArgs = {
   edgeId: Scalars['ID']['input'];
   input: VirtualServerInput;
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationCancelWorkflowExecutionArgs = {
+  executionId: Scalars['ID']['input'];
+  workflowId: Scalars['ID']['input'];
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -488,6 +667,16 @@ export type MutationRemoveFirewallSectionRuleArgs = {
   layer?: InputMaybe<FirewallLayer>;
   ruleId: Scalars['ID']['input'];
   sectionId: Scalars['ID']['input'];
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationRequestCatalogItemArgs = {
+  input: RequestCatalogItemInput;
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationRequestResourceActionArgs = {
+  input: RequestResourceActionInput;
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -645,12 +834,20 @@ export type Query = {
   applicationFirewall: Maybe<FirewallConfig>;
   /** Catalog items, a page at a time. */
   catalogItems: Maybe<CatalogItemConnection>;
+  /** One catalog request by id; null when vRA does not know it. */
+  catalogRequest: Maybe<CatalogRequest>;
+  /** The caller's catalog requests, newest first, a page at a time. */
+  catalogRequests: Maybe<CatalogRequestConnection>;
+  /** One resource by id; null when vRA does not know it. */
+  catalogResource: Maybe<CatalogResource>;
   /** The NSX-v distributed firewall; null on a manager that has none (vCNS). */
   distributedFirewall: Maybe<DistributedFirewall>;
   /** One edge by id; null when the manager does not know it. */
   edge: Maybe<Edge>;
   /** Edges of the manager (NSX-v 6.x or vCNS 5.x). */
   edges: Maybe<Array<Edge>>;
+  /** The catalog items the caller is entitled to request, a page at a time. */
+  entitledCatalogItems: Maybe<EntitledCatalogItemConnection>;
   /** One distributed firewall section; null when the manager does not know it. */
   firewallSection: Maybe<FirewallSection>;
   /** One IP set by id; null when the manager does not know it. */
@@ -699,8 +896,46 @@ export type QueryCatalogItemsArgs = {
  * network security manager (NSX). Root fields are nullable: when one upstream
  * fails, only its fields are null (with an error); the rest of the response stands.
  */
+export type QueryCatalogRequestArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryCatalogRequestsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryCatalogResourceArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
 export type QueryEdgeArgs = {
   id: Scalars['ID']['input'];
+};
+
+/**
+ * Reads across the orchestration server (vRO), the catalog service (vRA) and the
+ * network security manager (NSX). Root fields are nullable: when one upstream
+ * fails, only its fields are null (with an error); the rest of the response stands.
+ */
+export type QueryEntitledCatalogItemsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /**
@@ -836,6 +1071,55 @@ export type RegisterCatalogItemPayload = {
   catalogItem: CatalogItem;
 };
 
+/**
+ * A request of an entitled catalog item. The item's request template is read,
+ * `data` is merged into the template's `data` (objects merged key by key, any
+ * other value replaced) and the result is submitted.
+ */
+export type RequestCatalogItemInput = {
+  /** Business group to request on behalf of; defaults to the template's. */
+  businessGroupId?: InputMaybe<Scalars['ID']['input']>;
+  /** The entitled catalog item to request. */
+  catalogItemId: Scalars['ID']['input'];
+  /**
+   * Changes to the template's `data`, a JSON object, e.g.
+   * `{ "machine2.vsphere": { "data": { "cpu": 2 } } }`.
+   */
+  data?: InputMaybe<Scalars['JSON']['input']>;
+  /** Free text shown with the request. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Why the request is made (shown to approvers). */
+  reasons?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * A request of an action on a resource: the action's template is read, `data`
+ * merged into it as for `requestCatalogItem`, and the result submitted.
+ */
+export type RequestResourceActionInput = {
+  /** The action to run (an id of the resource's `actions`). */
+  actionId: Scalars['ID']['input'];
+  /** Changes to the template's `data`, a JSON object. */
+  data?: InputMaybe<Scalars['JSON']['input']>;
+  /** Free text shown with the request. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Why the request is made (shown to approvers). */
+  reasons?: InputMaybe<Scalars['String']['input']>;
+  /** The resource to act on. */
+  resourceId: Scalars['ID']['input'];
+};
+
+/** An action that may be run on a resource (`requestResourceAction`), e.g. Power Off, Reboot, Destroy. */
+export type ResourceAction = {
+  __typename?: 'ResourceAction';
+  /** Free text. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Action id: the `actionId` of `requestResourceAction`. */
+  id: Scalars['ID']['output'];
+  /** Display name. */
+  name: Scalars['String']['output'];
+};
+
 /** What `runWorkflow` started. */
 export type RunWorkflowPayload = {
   __typename?: 'RunWorkflowPayload';
@@ -897,11 +1181,22 @@ export type ServiceInput = {
 export type Subscription = {
   __typename?: 'Subscription';
   /**
+   * Follows a catalog request: emits it as it is, then on every change of state
+   * or phase, and completes once vRA marks it final. One poller per request
+   * (and credential) serves every subscriber.
+   */
+  catalogRequest: CatalogRequest;
+  /**
    * Emits the execution first as it is, then on every change of state (never the
    * same state twice in a row), and completes after a terminal state (COMPLETED,
    * FAILED, CANCELED).
    */
   workflowExecution: WorkflowExecution;
+};
+
+/** Live updates, delivered over Server-Sent Events. */
+export type SubscriptionCatalogRequestArgs = {
+  id: Scalars['ID']['input'];
 };
 
 /** Live updates, delivered over Server-Sent Events. */
@@ -987,6 +1282,18 @@ export type Workflow = {
   customIcon: Scalars['Boolean']['output'];
   /** Free text; null when vRO has none. */
   description: Maybe<Scalars['String']['output']>;
+  /**
+   * Past and current runs of the workflow, newest first
+   * (`GET /workflows/{id}/executions/`). vRO keeps a bounded history per
+   * workflow (100 runs by default). Null, with an error, when vRO fails.
+   */
+  executions: Maybe<WorkflowExecutionConnection>;
+  /**
+   * The input form as vRO presents it (`GET /workflows/{id}/presentation/`,
+   * fetched only when selected): every input parameter once, in presentation
+   * order. Null when vRO has no presentation for the workflow.
+   */
+  form: Maybe<WorkflowForm>;
   /** vRO URL of the workflow. */
   href: Scalars['String']['output'];
   /** The workflow's vRO id (a UUID, or a longer id for built-in workflows). */
@@ -1004,6 +1311,12 @@ export type Workflow = {
   type: Maybe<Scalars['String']['output']>;
   /** Version, `major.minor.patch`. */
   version: Scalars['String']['output'];
+};
+
+/** A workflow of the orchestration server (vRO). */
+export type WorkflowExecutionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of workflows. */
@@ -1039,6 +1352,11 @@ export type WorkflowExecution = {
   id: Scalars['ID']['output'];
   /** Inputs the run was given. */
   inputParameters: Array<ParameterValue>;
+  /**
+   * The run's log (`GET /workflows/{id}/executions/{executionId}/logs/`), newest
+   * first as vRO lists it. Null, with an error, when vRO fails.
+   */
+  logs: Maybe<Array<WorkflowLogEntry>>;
   /** Name of the run as vRO reports it (the workflow's name at start). */
   name: Maybe<Scalars['String']['output']>;
   /** Outputs so far (complete after COMPLETED). */
@@ -1055,6 +1373,28 @@ export type WorkflowExecution = {
   workflowId: Scalars['ID']['output'];
 };
 
+/** A page of a workflow's runs, newest first. */
+export type WorkflowExecutionConnection = {
+  __typename?: 'WorkflowExecutionConnection';
+  /** The runs of this page with their cursors. */
+  edges: Array<WorkflowExecutionEdge>;
+  /** The runs of this page. */
+  nodes: Array<WorkflowExecution>;
+  /** Where this page stands. */
+  pageInfo: PageInfo;
+  /** Number of runs vRO keeps for the workflow, over all pages. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** A run with its cursor. */
+export type WorkflowExecutionEdge = {
+  __typename?: 'WorkflowExecutionEdge';
+  /** Opaque cursor; pass it as `after` to continue after this run. */
+  cursor: Scalars['String']['output'];
+  /** The run. */
+  node: WorkflowExecution;
+};
+
 /** Narrows `workflows`. All set fields must match (AND). Values match case-insensitively, as upstream; each is at most 255 characters and holds no comma (vRO accepts no more). */
 export type WorkflowFilter = {
   /** The folder name equals this (vRO condition `categoryName=`). */
@@ -1065,6 +1405,58 @@ export type WorkflowFilter = {
   nameContains?: InputMaybe<Scalars['String']['input']>;
   /** The version equals this, e.g. `1.0.0` (vRO condition `version=`). */
   version?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** What a front-end needs to draw a workflow's input form. */
+export type WorkflowForm = {
+  __typename?: 'WorkflowForm';
+  /** Every input parameter once, in presentation order (steps, then groups, then fields). */
+  fields: Array<WorkflowFormField>;
+};
+
+/** One input of a workflow's form. */
+export type WorkflowFormField = {
+  __typename?: 'WorkflowFormField';
+  /**
+   * The values to choose from (a `drop-down` decorator or a `predefined-list`
+   * constraint), as plain JSON: `["an", "aw"]`, not vRO's typed wrappers. Null
+   * when the field is free input, or when vRO lists no value (it sends `[null]`
+   * for a list an action computes when the form is shown).
+   */
+  choices: Maybe<Array<Scalars['JSON']['output']>>;
+  /** The default value (a `default-value` decorator or constraint) as plain JSON; null when none. */
+  defaultValue: Maybe<Scalars['JSON']['output']>;
+  /** Help text of the field; null when vRO has none. */
+  description: Maybe<Scalars['String']['output']>;
+  /** Title of the presentation group holding the field; null when the group has none. */
+  group: Maybe<Scalars['String']['output']>;
+  /** Whether vRO hides the field (the field, its group or its step is hidden). */
+  hidden: Scalars['Boolean']['output'];
+  /** The label vRO shows (`display-name`); null when vRO has none. */
+  label: Maybe<Scalars['String']['output']>;
+  /** The input parameter's name (the presentation field id), as used in `runWorkflow` inputs. */
+  name: Scalars['String']['output'];
+  /** Whether the field must be given (a `mandatory` constraint). */
+  required: Scalars['Boolean']['output'];
+  /** Title of the presentation step holding the field; null when the step has none. */
+  step: Maybe<Scalars['String']['output']>;
+  /** vRO type of the input, e.g. `string`, `number`, `Array/string`, `VC:VirtualMachine`. */
+  type: Scalars['String']['output'];
+};
+
+/** One entry of a run's log, as vRO records it. */
+export type WorkflowLogEntry = {
+  __typename?: 'WorkflowLogEntry';
+  /** The long description; null when vRO has none. */
+  detail: Maybe<Scalars['String']['output']>;
+  /** The short description. */
+  message: Scalars['String']['output'];
+  /** `info`, `warning`, `error` or `debug`, as vRO writes it. */
+  severity: Scalars['String']['output'];
+  /** When the entry was written. */
+  timestamp: Maybe<Scalars['DateTime']['output']>;
+  /** User the run acted as when it wrote the entry. */
+  user: Maybe<Scalars['String']['output']>;
 };
 
 /** A declared input or output of a workflow. */
@@ -1195,6 +1587,7 @@ export type DirectiveResolverFn<
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BusinessGroup: ResolverTypeWrapper<BusinessGroup>;
   CatalogItem: ResolverTypeWrapper<WireCatalogItemModel>;
   CatalogItemConnection: ResolverTypeWrapper<
     Omit<CatalogItemConnection, 'edges' | 'nodes'> & {
@@ -1205,12 +1598,37 @@ export type ResolversTypes = {
   CatalogItemEdge: ResolverTypeWrapper<
     Omit<CatalogItemEdge, 'node'> & { node: ResolversTypes['CatalogItem'] }
   >;
+  CatalogRequest: ResolverTypeWrapper<WireCatalogRequestModel>;
+  CatalogRequestConnection: ResolverTypeWrapper<
+    Omit<CatalogRequestConnection, 'edges' | 'nodes'> & {
+      edges: Array<ResolversTypes['CatalogRequestEdge']>;
+      nodes: Array<ResolversTypes['CatalogRequest']>;
+    }
+  >;
+  CatalogRequestEdge: ResolverTypeWrapper<
+    Omit<CatalogRequestEdge, 'node'> & { node: ResolversTypes['CatalogRequest'] }
+  >;
+  CatalogRequestPayload: ResolverTypeWrapper<
+    Omit<CatalogRequestPayload, 'request'> & { request: ResolversTypes['CatalogRequest'] }
+  >;
+  CatalogRequestState: CatalogRequestState;
+  CatalogResource: ResolverTypeWrapper<WireCatalogResourceModel>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DeletePayload: ResolverTypeWrapper<DeletePayload>;
   DistributedFirewall: ResolverTypeWrapper<DistributedFirewallRecordModel>;
   DistributedFirewallRule: ResolverTypeWrapper<DfwRuleRecordModel>;
   DistributedFirewallRuleInput: DistributedFirewallRuleInput;
   Edge: ResolverTypeWrapper<EdgeRecordModel>;
+  EntitledCatalogItem: ResolverTypeWrapper<WireEntitledCatalogItemViewModel>;
+  EntitledCatalogItemConnection: ResolverTypeWrapper<
+    Omit<EntitledCatalogItemConnection, 'edges' | 'nodes'> & {
+      edges: Array<ResolversTypes['EntitledCatalogItemEdge']>;
+      nodes: Array<ResolversTypes['EntitledCatalogItem']>;
+    }
+  >;
+  EntitledCatalogItemEdge: ResolverTypeWrapper<
+    Omit<EntitledCatalogItemEdge, 'node'> & { node: ResolversTypes['EntitledCatalogItem'] }
+  >;
   ExecutionState: ExecutionState;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   FirewallConfig: ResolverTypeWrapper<FirewallConfigRecordModel>;
@@ -1246,6 +1664,9 @@ export type ResolversTypes = {
   RegisterCatalogItemPayload: ResolverTypeWrapper<
     Omit<RegisterCatalogItemPayload, 'catalogItem'> & { catalogItem: ResolversTypes['CatalogItem'] }
   >;
+  RequestCatalogItemInput: RequestCatalogItemInput;
+  RequestResourceActionInput: RequestResourceActionInput;
+  ResourceAction: ResolverTypeWrapper<WireResourceOperationModel>;
   RunWorkflowPayload: ResolverTypeWrapper<
     Omit<RunWorkflowPayload, 'execution'> & { execution: ResolversTypes['WorkflowExecution'] }
   >;
@@ -1268,7 +1689,19 @@ export type ResolversTypes = {
     Omit<WorkflowEdge, 'node'> & { node: ResolversTypes['Workflow'] }
   >;
   WorkflowExecution: ResolverTypeWrapper<ExecutionRecordModel>;
+  WorkflowExecutionConnection: ResolverTypeWrapper<
+    Omit<WorkflowExecutionConnection, 'edges' | 'nodes'> & {
+      edges: Array<ResolversTypes['WorkflowExecutionEdge']>;
+      nodes: Array<ResolversTypes['WorkflowExecution']>;
+    }
+  >;
+  WorkflowExecutionEdge: ResolverTypeWrapper<
+    Omit<WorkflowExecutionEdge, 'node'> & { node: ResolversTypes['WorkflowExecution'] }
+  >;
   WorkflowFilter: WorkflowFilter;
+  WorkflowForm: ResolverTypeWrapper<WorkflowForm>;
+  WorkflowFormField: ResolverTypeWrapper<WorkflowFormField>;
+  WorkflowLogEntry: ResolverTypeWrapper<WorkflowLogEntry>;
   WorkflowParameter: ResolverTypeWrapper<WireParameterDeclModel>;
   WorkflowParameterInput: WorkflowParameterInput;
 };
@@ -1276,18 +1709,39 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
+  BusinessGroup: BusinessGroup;
   CatalogItem: WireCatalogItemModel;
   CatalogItemConnection: Omit<CatalogItemConnection, 'edges' | 'nodes'> & {
     edges: Array<ResolversParentTypes['CatalogItemEdge']>;
     nodes: Array<ResolversParentTypes['CatalogItem']>;
   };
   CatalogItemEdge: Omit<CatalogItemEdge, 'node'> & { node: ResolversParentTypes['CatalogItem'] };
+  CatalogRequest: WireCatalogRequestModel;
+  CatalogRequestConnection: Omit<CatalogRequestConnection, 'edges' | 'nodes'> & {
+    edges: Array<ResolversParentTypes['CatalogRequestEdge']>;
+    nodes: Array<ResolversParentTypes['CatalogRequest']>;
+  };
+  CatalogRequestEdge: Omit<CatalogRequestEdge, 'node'> & {
+    node: ResolversParentTypes['CatalogRequest'];
+  };
+  CatalogRequestPayload: Omit<CatalogRequestPayload, 'request'> & {
+    request: ResolversParentTypes['CatalogRequest'];
+  };
+  CatalogResource: WireCatalogResourceModel;
   DateTime: Scalars['DateTime']['output'];
   DeletePayload: DeletePayload;
   DistributedFirewall: DistributedFirewallRecordModel;
   DistributedFirewallRule: DfwRuleRecordModel;
   DistributedFirewallRuleInput: DistributedFirewallRuleInput;
   Edge: EdgeRecordModel;
+  EntitledCatalogItem: WireEntitledCatalogItemViewModel;
+  EntitledCatalogItemConnection: Omit<EntitledCatalogItemConnection, 'edges' | 'nodes'> & {
+    edges: Array<ResolversParentTypes['EntitledCatalogItemEdge']>;
+    nodes: Array<ResolversParentTypes['EntitledCatalogItem']>;
+  };
+  EntitledCatalogItemEdge: Omit<EntitledCatalogItemEdge, 'node'> & {
+    node: ResolversParentTypes['EntitledCatalogItem'];
+  };
   File: Scalars['File']['output'];
   FirewallConfig: FirewallConfigRecordModel;
   FirewallRule: FirewallRuleRecordModel;
@@ -1317,6 +1771,9 @@ export type ResolversParentTypes = {
   RegisterCatalogItemPayload: Omit<RegisterCatalogItemPayload, 'catalogItem'> & {
     catalogItem: ResolversParentTypes['CatalogItem'];
   };
+  RequestCatalogItemInput: RequestCatalogItemInput;
+  RequestResourceActionInput: RequestResourceActionInput;
+  ResourceAction: WireResourceOperationModel;
   RunWorkflowPayload: Omit<RunWorkflowPayload, 'execution'> & {
     execution: ResolversParentTypes['WorkflowExecution'];
   };
@@ -1334,9 +1791,27 @@ export type ResolversParentTypes = {
   };
   WorkflowEdge: Omit<WorkflowEdge, 'node'> & { node: ResolversParentTypes['Workflow'] };
   WorkflowExecution: ExecutionRecordModel;
+  WorkflowExecutionConnection: Omit<WorkflowExecutionConnection, 'edges' | 'nodes'> & {
+    edges: Array<ResolversParentTypes['WorkflowExecutionEdge']>;
+    nodes: Array<ResolversParentTypes['WorkflowExecution']>;
+  };
+  WorkflowExecutionEdge: Omit<WorkflowExecutionEdge, 'node'> & {
+    node: ResolversParentTypes['WorkflowExecution'];
+  };
   WorkflowFilter: WorkflowFilter;
+  WorkflowForm: WorkflowForm;
+  WorkflowFormField: WorkflowFormField;
+  WorkflowLogEntry: WorkflowLogEntry;
   WorkflowParameter: WireParameterDeclModel;
   WorkflowParameterInput: WorkflowParameterInput;
+};
+
+export type BusinessGroupResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['BusinessGroup'] = ResolversParentTypes['BusinessGroup'],
+> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type CatalogItemResolvers<
@@ -1371,6 +1846,66 @@ export type CatalogItemEdgeResolvers<
 > = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['CatalogItem'], ParentType, ContextType>;
+};
+
+export type CatalogRequestResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequest'] =
+    ResolversParentTypes['CatalogRequest'],
+> = {
+  catalogItemId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  dateCompleted?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  dateCreated?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  final?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  phase?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requestNumber?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  requestedFor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resources?: Resolver<Maybe<Array<ResolversTypes['CatalogResource']>>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['CatalogRequestState'], ParentType, ContextType>;
+};
+
+export type CatalogRequestConnectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequestConnection'] =
+    ResolversParentTypes['CatalogRequestConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['CatalogRequestEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['CatalogRequest']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CatalogRequestEdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequestEdge'] =
+    ResolversParentTypes['CatalogRequestEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['CatalogRequest'], ParentType, ContextType>;
+};
+
+export type CatalogRequestPayloadResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogRequestPayload'] =
+    ResolversParentTypes['CatalogRequestPayload'],
+> = {
+  request?: Resolver<ResolversTypes['CatalogRequest'], ParentType, ContextType>;
+};
+
+export type CatalogResourceResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['CatalogResource'] =
+    ResolversParentTypes['CatalogResource'],
+> = {
+  actions?: Resolver<Array<ResolversTypes['ResourceAction']>, ParentType, ContextType>;
+  data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resourceType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<
@@ -1424,6 +1959,40 @@ export type EdgeResolvers<
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   virtualServers?: Resolver<Maybe<Array<ResolversTypes['VirtualServer']>>, ParentType, ContextType>;
+};
+
+export type EntitledCatalogItemResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['EntitledCatalogItem'] =
+    ResolversParentTypes['EntitledCatalogItem'],
+> = {
+  businessGroups?: Resolver<Array<ResolversTypes['BusinessGroup']>, ParentType, ContextType>;
+  catalogItemTypeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outputResourceTypeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requestTemplate?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+};
+
+export type EntitledCatalogItemConnectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['EntitledCatalogItemConnection'] =
+    ResolversParentTypes['EntitledCatalogItemConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['EntitledCatalogItemEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['EntitledCatalogItem']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type EntitledCatalogItemEdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['EntitledCatalogItemEdge'] =
+    ResolversParentTypes['EntitledCatalogItemEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['EntitledCatalogItem'], ParentType, ContextType>;
 };
 
 export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['File'], any> {
@@ -1525,6 +2094,12 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationAddVirtualServerArgs, 'edgeId' | 'input'>
   >;
+  cancelWorkflowExecution?: Resolver<
+    ResolversTypes['WorkflowExecution'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationCancelWorkflowExecutionArgs, 'executionId' | 'workflowId'>
+  >;
   createIpSet?: Resolver<
     ResolversTypes['IpSet'],
     ParentType,
@@ -1593,6 +2168,18 @@ export type MutationResolvers<
     ParentType,
     ContextType,
     RequireFields<MutationRemoveFirewallSectionRuleArgs, 'layer' | 'ruleId' | 'sectionId'>
+  >;
+  requestCatalogItem?: Resolver<
+    ResolversTypes['CatalogRequestPayload'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRequestCatalogItemArgs, 'input'>
+  >;
+  requestResourceAction?: Resolver<
+    ResolversTypes['CatalogRequestPayload'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationRequestResourceActionArgs, 'input'>
   >;
   runWorkflow?: Resolver<
     ResolversTypes['RunWorkflowPayload'],
@@ -1700,6 +2287,24 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryCatalogItemsArgs, 'first'>
   >;
+  catalogRequest?: Resolver<
+    Maybe<ResolversTypes['CatalogRequest']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCatalogRequestArgs, 'id'>
+  >;
+  catalogRequests?: Resolver<
+    Maybe<ResolversTypes['CatalogRequestConnection']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCatalogRequestsArgs, 'first'>
+  >;
+  catalogResource?: Resolver<
+    Maybe<ResolversTypes['CatalogResource']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCatalogResourceArgs, 'id'>
+  >;
   distributedFirewall?: Resolver<
     Maybe<ResolversTypes['DistributedFirewall']>,
     ParentType,
@@ -1712,6 +2317,12 @@ export type QueryResolvers<
     RequireFields<QueryEdgeArgs, 'id'>
   >;
   edges?: Resolver<Maybe<Array<ResolversTypes['Edge']>>, ParentType, ContextType>;
+  entitledCatalogItems?: Resolver<
+    Maybe<ResolversTypes['EntitledCatalogItemConnection']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryEntitledCatalogItemsArgs, 'first'>
+  >;
   firewallSection?: Resolver<
     Maybe<ResolversTypes['FirewallSection']>,
     ParentType,
@@ -1788,6 +2399,16 @@ export type RegisterCatalogItemPayloadResolvers<
   catalogItem?: Resolver<ResolversTypes['CatalogItem'], ParentType, ContextType>;
 };
 
+export type ResourceActionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['ResourceAction'] =
+    ResolversParentTypes['ResourceAction'],
+> = {
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type RunWorkflowPayloadResolvers<
   ContextType = GatewayContext,
   ParentType extends ResolversParentTypes['RunWorkflowPayload'] =
@@ -1824,6 +2445,13 @@ export type SubscriptionResolvers<
   ContextType = GatewayContext,
   ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription'],
 > = {
+  catalogRequest?: SubscriptionResolver<
+    ResolversTypes['CatalogRequest'],
+    'catalogRequest',
+    ParentType,
+    ContextType,
+    RequireFields<SubscriptionCatalogRequestArgs, 'id'>
+  >;
   workflowExecution?: SubscriptionResolver<
     ResolversTypes['WorkflowExecution'],
     'workflowExecution',
@@ -1860,6 +2488,13 @@ export type WorkflowResolvers<
   categoryName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   customIcon?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  executions?: Resolver<
+    Maybe<ResolversTypes['WorkflowExecutionConnection']>,
+    ParentType,
+    ContextType,
+    RequireFields<WorkflowExecutionsArgs, 'first'>
+  >;
+  form?: Resolver<Maybe<ResolversTypes['WorkflowForm']>, ParentType, ContextType>;
   href?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inputParameters?: Resolver<
@@ -1905,6 +2540,7 @@ export type WorkflowExecutionResolvers<
   exception?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inputParameters?: Resolver<Array<ResolversTypes['ParameterValue']>, ParentType, ContextType>;
+  logs?: Resolver<Maybe<Array<ResolversTypes['WorkflowLogEntry']>>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   outputParameters?: Resolver<Array<ResolversTypes['ParameterValue']>, ParentType, ContextType>;
   startDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -1912,6 +2548,62 @@ export type WorkflowExecutionResolvers<
   state?: Resolver<ResolversTypes['ExecutionState'], ParentType, ContextType>;
   workflow?: Resolver<Maybe<ResolversTypes['Workflow']>, ParentType, ContextType>;
   workflowId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type WorkflowExecutionConnectionResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowExecutionConnection'] =
+    ResolversParentTypes['WorkflowExecutionConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['WorkflowExecutionEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['WorkflowExecution']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type WorkflowExecutionEdgeResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowExecutionEdge'] =
+    ResolversParentTypes['WorkflowExecutionEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['WorkflowExecution'], ParentType, ContextType>;
+};
+
+export type WorkflowFormResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowForm'] = ResolversParentTypes['WorkflowForm'],
+> = {
+  fields?: Resolver<Array<ResolversTypes['WorkflowFormField']>, ParentType, ContextType>;
+};
+
+export type WorkflowFormFieldResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowFormField'] =
+    ResolversParentTypes['WorkflowFormField'],
+> = {
+  choices?: Resolver<Maybe<Array<ResolversTypes['JSON']>>, ParentType, ContextType>;
+  defaultValue?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hidden?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  step?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WorkflowLogEntryResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['WorkflowLogEntry'] =
+    ResolversParentTypes['WorkflowLogEntry'],
+> = {
+  detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  timestamp?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type WorkflowParameterResolvers<
@@ -1925,14 +2617,23 @@ export type WorkflowParameterResolvers<
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
+  BusinessGroup?: BusinessGroupResolvers<ContextType>;
   CatalogItem?: CatalogItemResolvers<ContextType>;
   CatalogItemConnection?: CatalogItemConnectionResolvers<ContextType>;
   CatalogItemEdge?: CatalogItemEdgeResolvers<ContextType>;
+  CatalogRequest?: CatalogRequestResolvers<ContextType>;
+  CatalogRequestConnection?: CatalogRequestConnectionResolvers<ContextType>;
+  CatalogRequestEdge?: CatalogRequestEdgeResolvers<ContextType>;
+  CatalogRequestPayload?: CatalogRequestPayloadResolvers<ContextType>;
+  CatalogResource?: CatalogResourceResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DeletePayload?: DeletePayloadResolvers<ContextType>;
   DistributedFirewall?: DistributedFirewallResolvers<ContextType>;
   DistributedFirewallRule?: DistributedFirewallRuleResolvers<ContextType>;
   Edge?: EdgeResolvers<ContextType>;
+  EntitledCatalogItem?: EntitledCatalogItemResolvers<ContextType>;
+  EntitledCatalogItemConnection?: EntitledCatalogItemConnectionResolvers<ContextType>;
+  EntitledCatalogItemEdge?: EntitledCatalogItemEdgeResolvers<ContextType>;
   File?: GraphQLScalarType;
   FirewallConfig?: FirewallConfigResolvers<ContextType>;
   FirewallRule?: FirewallRuleResolvers<ContextType>;
@@ -1950,6 +2651,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProviderEdge?: ProviderEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RegisterCatalogItemPayload?: RegisterCatalogItemPayloadResolvers<ContextType>;
+  ResourceAction?: ResourceActionResolvers<ContextType>;
   RunWorkflowPayload?: RunWorkflowPayloadResolvers<ContextType>;
   Scope?: ScopeResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
@@ -1959,5 +2661,10 @@ export type Resolvers<ContextType = GatewayContext> = {
   WorkflowConnection?: WorkflowConnectionResolvers<ContextType>;
   WorkflowEdge?: WorkflowEdgeResolvers<ContextType>;
   WorkflowExecution?: WorkflowExecutionResolvers<ContextType>;
+  WorkflowExecutionConnection?: WorkflowExecutionConnectionResolvers<ContextType>;
+  WorkflowExecutionEdge?: WorkflowExecutionEdgeResolvers<ContextType>;
+  WorkflowForm?: WorkflowFormResolvers<ContextType>;
+  WorkflowFormField?: WorkflowFormFieldResolvers<ContextType>;
+  WorkflowLogEntry?: WorkflowLogEntryResolvers<ContextType>;
   WorkflowParameter?: WorkflowParameterResolvers<ContextType>;
 };

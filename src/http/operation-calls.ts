@@ -42,6 +42,11 @@ export class OperationCalls {
     });
     return sent;
   }
+
+  /** Forgets every read: the next event of a subscription reads afresh. */
+  forget(): void {
+    this.#reads.clear();
+  }
 }
 
 function readKey(request: UpstreamRequest): string {

@@ -1,9 +1,18 @@
 import DataLoader from 'dataloader';
 import type { GatewayConfig } from '../gateway-config.ts';
+import { ConcurrencyLimiter } from '../http/concurrency-limiter.ts';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VraClient } from '../upstreams/vra/client.ts';
 import type { PageRequest } from '../upstreams/vra/paging.ts';
-import type { WireCatalogItem, WirePage, WireProvider } from '../upstreams/vra/wire.ts';
+import type {
+  WireCatalogItem,
+  WireCatalogRequest,
+  WireCatalogResource,
+  WireEntitledCatalogItemView,
+  WirePage,
+  WireProvider,
+  WireRequestTemplate,
+} from '../upstreams/vra/wire.ts';
 
 export interface VraLoaders {
   /**
@@ -17,6 +26,22 @@ export interface VraLoaders {
   providerPage: DataLoader<PageRequest, WirePage<WireProvider>, string>;
   /** Catalog item list pages; registrations clear it. */
   catalogItemPage: DataLoader<PageRequest, WirePage<WireCatalogItem>, string>;
+  /** Entitled catalog item pages. */
+  entitledItemPage: DataLoader<PageRequest, WirePage<WireEntitledCatalogItemView>, string>;
+  /** Request templates by catalog item id: one call per item per GraphQL request. */
+  requestTemplate: DataLoader<string, WireRequestTemplate>;
+  /** Catalog requests by id; a submit primes it with the new request. */
+  catalogRequest: DataLoader<string, WireCatalogRequest>;
+  /** Catalog request pages (newest first). */
+  catalogRequestPage: DataLoader<PageRequest, WirePage<WireCatalogRequest>, string>;
+  /**
+   * Resources of a request, by request id and state: a subscription's
+   * context lives across its events, and what a request built changes with
+   * its state.
+   */
+  requestResources: DataLoader<{ id: string; state: string }, WireCatalogResource[], string>;
+  /** Resources by id. */
+  resource: DataLoader<string, WireCatalogResource>;
 }
 
 /** A provider key the provider list does not hold: the GraphQL field answers null. */
@@ -41,6 +66,13 @@ export async function loadProvider(
 }
 
 const pageKey = (page: PageRequest): string => `${page.page}:${page.limit}`;
+
+/**
+ * Per-item reads (a template per catalog item, the resources per request) of
+ * one GraphQL request run at most this many at once, so that a long page
+ * never takes all of vRA's slots from other clients' operations.
+ */
+export const perItemConcurrency = 8;
 
 export function createVraLoaders(
   client: VraClient,
@@ -72,6 +104,17 @@ export function createVraLoaders(
       );
     });
 
+  // One limiter per GraphQL request, shared by its per-item loaders.
+  const perItem = new ConcurrencyLimiter(perItemConcurrency, Number.MAX_SAFE_INTEGER);
+  const limited = async <T>(load: () => Promise<T>): Promise<T> => {
+    const release = await perItem.acquire(call.signal);
+    try {
+      return await load();
+    } finally {
+      release();
+    }
+  };
+
   return {
     providerById: byKey('id'),
     providerByName: byKey('name'),
@@ -83,6 +126,25 @@ export function createVraLoaders(
       (pages) => settleEach(pages, (page) => client.listCatalogItems(call, page)),
       { cacheKeyFn: pageKey },
     ),
+    entitledItemPage: new DataLoader(
+      (pages) => settleEach(pages, (page) => client.listEntitledCatalogItems(call, page)),
+      { cacheKeyFn: pageKey },
+    ),
+    requestTemplate: new DataLoader((ids) =>
+      settleEach(ids, (id) => limited(() => client.getRequestTemplate(call, id))),
+    ),
+    catalogRequest: new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getCatalogRequest(call, id)),
+    ),
+    catalogRequestPage: new DataLoader(
+      (pages) => settleEach(pages, (page) => client.listCatalogRequests(call, page)),
+      { cacheKeyFn: pageKey },
+    ),
+    requestResources: new DataLoader(
+      (keys) => settleEach(keys, (key) => limited(() => client.requestResources(call, key.id))),
+      { cacheKeyFn: (key) => `${key.state} ${key.id}` },
+    ),
+    resource: new DataLoader((ids) => settleEach(ids, (id) => client.getResource(call, id))),
   };
 }
 

@@ -51,6 +51,17 @@ const workflowDetail: FieldCost = {
   shares: 'vro.workflowById',
   carriedBy: ['Query.workflow', 'WorkflowExecution.workflow'],
 };
+/** Parameters and exception of a run listed in a history: its detail, one read per run. */
+const executionDetail: FieldCost = {
+  calls: 1,
+  shares: 'vro.executionById',
+  carriedBy: [
+    'Query.workflowExecution',
+    'Mutation.runWorkflow',
+    'Mutation.cancelWorkflowExecution',
+    'Subscription.workflowExecution',
+  ],
+};
 /** The provider list, read once per request (and cached across requests). */
 const providerList: FieldCost = { calls: 1, per: 'operation', shares: 'vra.providers' };
 
@@ -72,6 +83,15 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   'Mutation.importPackage': { calls: 1 },
   // one poller per execution serves every subscriber
   'Subscription.workflowExecution': { calls: 1 },
+  'Workflow.form': { calls: 1 },
+  // a one-run probe, then the newest-first window
+  'Workflow.executions': { calls: 2 },
+  'WorkflowExecution.inputParameters': executionDetail,
+  'WorkflowExecution.outputParameters': executionDetail,
+  'WorkflowExecution.exception': executionDetail,
+  'WorkflowExecution.logs': { calls: 1 },
+  // cancel, then read the run back
+  'Mutation.cancelWorkflowExecution': { calls: 2 },
 
   // catalog (vRA); a window of a list may span two pages
   'Query.providers': { calls: 2 },
@@ -79,6 +99,17 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   'Query.providerByName': providerList,
   'Query.catalogItems': { calls: 2 },
   'CatalogItem.provider': providerList,
+  'Query.entitledCatalogItems': { calls: 2 },
+  'EntitledCatalogItem.requestTemplate': { calls: 1 },
+  'Query.catalogRequest': { calls: 1 },
+  'Query.catalogRequests': { calls: 2 },
+  'Query.catalogResource': { calls: 1 },
+  'CatalogRequest.resources': { calls: 1 },
+  // the template, the submission, the request read back (when vRA answers only a Location)
+  'Mutation.requestCatalogItem': { calls: 3 },
+  'Mutation.requestResourceAction': { calls: 3 },
+  // one poller per request and credential serves every subscriber
+  'Subscription.catalogRequest': { calls: 1 },
   // the registration; an answer without a body adds the read-back by binding
   'Mutation.registerCatalogItem': { calls: 2 },
   // the provider list, then the registration (and its read-back)

@@ -30,6 +30,7 @@
  *   --nsx-firewall-bytes <n>   serve port group dvportgroup-63's firewall with a generated ruleset
  *                              of about n bytes (layer-3 rules with sources, destinations, notes)
  *   --vro-step-ms <n>          how long each state of a workflow run lasts (default 2000)
+ *   --vra-step-ms <n>          how long each state of a catalog request lasts (default 75)
  *   --control-port <n>         also serve request counts on 127.0.0.1:<n> (0: any free port):
  *                              GET /counts -> {"vro":{"total":n,"byRoute":{"GET /vco/api/workflows":n}},...}
  *                              POST /counts/reset -> zeroes them. Without it, no counts are kept.
@@ -84,6 +85,7 @@ function parseFlags() {
         'vra-catalog-items': { type: 'string' },
         'nsx-firewall-bytes': { type: 'string' },
         'vro-step-ms': { type: 'string' },
+        'vra-step-ms': { type: 'string' },
         'control-port': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -211,11 +213,13 @@ async function start(service: Service): Promise<Started> {
     case 'vra': {
       const tenant = values['vra-tenant'] ?? 'vsphere.local';
       const items = integer('vra-catalog-items', 0, 100_000);
+      const requestStepMs = integer('vra-step-ms', 1, 3_600_000);
       const sim = await startVraSimulator({
         ...at,
         ...credentials('vra'),
         tenant,
         ...(items === undefined ? {} : { catalogItems: catalogItems(items, tenant) }),
+        ...(requestStepMs === undefined ? {} : { requestStepMs }),
       });
       return started(service, sim, { tenant: sim.tenant });
     }

@@ -1,6 +1,5 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultQuery } from '../../src/graphiql/graphiql-page.ts';
 import {
@@ -8,6 +7,7 @@ import {
   chromiumPath,
   launchBrowser,
   loopbackHosts,
+  replaceText,
   textOf,
   type Browser,
 } from '../helpers/browser.ts';
@@ -137,11 +137,3 @@ describe.skipIf(missing)(
     }, 90_000);
   },
 );
-
-/** Replaces what a Monaco editor holds, as a user pasting would. */
-async function replaceText(page: Page, editor: Locator, text: string): Promise<void> {
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}

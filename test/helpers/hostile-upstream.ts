@@ -94,6 +94,11 @@ const xml = (body: string, status = 200, headers: Record<string, string> = {}): 
   headers: { 'content-type': 'application/xml', ...headers },
   body,
 });
+const raw = (body: string): Answer => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body,
+});
 const empty = (status: number, headers: Record<string, string> = {}): Answer => ({
   status,
   headers,
@@ -105,6 +110,22 @@ const workflowsPage = JSON.parse(fixture('vro/workflows-query.json')) as {
 };
 const workflowDetail = JSON.parse(fixture('vro/workflow.json')) as Record<string, unknown>;
 const execution = JSON.parse(fixture('vro/execution.json')) as Record<string, unknown>;
+const presentation = fixture('vro/presentation.json');
+const executionsList = fixture('vro/executions.json');
+const executionLogs = fixture('vro/execution-logs.json');
+const entitledViews = fixture('vra/entitled-catalog-item-views.json');
+const requestTemplate = fixture('vra/request-template.json');
+// Finished, so that following it (the catalogRequest subscription) completes.
+const requestStatus: Record<string, unknown> = {
+  ...(JSON.parse(fixture('vra/request-status.json')) as Record<string, unknown>),
+  state: 'SUCCESSFUL',
+  phase: 'SUCCESSFUL',
+  final: true,
+};
+const requestResources = JSON.parse(fixture('vra/request-resources.json')) as {
+  content: unknown[];
+};
+const actionTemplate = fixture('vra/resource-action-template-destroy.json');
 const catalogItem = (
   JSON.parse(fixture('vra/entitled-catalog-item.json')) as { catalogItem: Record<string, unknown> }
 ).catalogItem;
@@ -147,6 +168,12 @@ function vroAnswer(request: RecordedRequest): Answer {
   if (segments[0] === 'workflows' && segments.length === 2 && request.method === 'GET') {
     return json({ ...workflowDetail, id: segments[1] });
   }
+  if (segments[2] === 'presentation') return raw(presentation);
+  if (segments[2] === 'executions' && segments.length === 3 && request.method === 'GET') {
+    return raw(executionsList);
+  }
+  if (segments[4] === 'logs') return raw(executionLogs);
+  if (segments[4] === 'state' && request.method === 'DELETE') return empty(204);
   if (segments[2] === 'executions' && request.method === 'POST') {
     return empty(202, {
       location: `https://vro.example:8281/vco/api/workflows/${segments[1]}/executions/ff8080814a1cb55c014a6481a9927a78/`,
@@ -169,6 +196,23 @@ function vraAnswer(request: RecordedRequest): Answer {
     return json({ ...provider, id: path.split('/').at(-1) });
   }
   if (path === '/catalog-service/api/catalogItems') return json(page([catalogItem]));
+  const consumer = '/catalog-service/api/consumer/';
+  if (path.startsWith(consumer)) {
+    const rest = path.slice(consumer.length);
+    if (rest === 'entitledCatalogItemViews') return raw(entitledViews);
+    if (rest.endsWith('/requests/template')) {
+      return raw(rest.startsWith('resources/') ? actionTemplate : requestTemplate);
+    }
+    if (rest.endsWith('/requests') && request.method === 'POST') {
+      return json(requestStatus, 201, {
+        location: `/catalog-service/api/consumer/requests/${String(requestStatus['id'])}`,
+      });
+    }
+    if (rest === 'requests') return json(page([requestStatus]));
+    if (rest.endsWith('/resources')) return json(page(requestResources.content));
+    if (rest.startsWith('requests/')) return json(requestStatus);
+    if (rest.startsWith('resources/')) return json(requestResources.content[0] ?? {});
+  }
   if (request.method === 'PUT') return json(catalogItem);
   return json({});
 }

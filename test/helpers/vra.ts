@@ -48,16 +48,24 @@ export function expectNoSecrets(answer: GraphQLAnswer, sim: VraSimulator): void 
   if (text.includes(sim.url.host)) throw new Error('the vRA address leaked into the answer');
 }
 
+/** Logs in to the vRA simulator as `user` (default: its service account): the bearer token. */
+export async function vraLogin(
+  sim: VraSimulator,
+  user: { username: string; password: string } = sim,
+): Promise<string> {
+  const response = await fetch(new URL(tokensPath, sim.url), {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: user.password, tenant: sim.tenant }),
+  });
+  if (response.status !== 200) throw new Error(`the vRA simulator refused ${user.username}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
 /** A vRA token of one of the simulator's users, obtained as a front-end would: the `Bearer …` value to send. */
 export async function userBearer(
   sim: VraSimulator,
   user: { username: string; password: string },
 ): Promise<string> {
-  const answer = await fetch(new URL(tokensPath, sim.url), {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ ...user, tenant: sim.tenant }),
-  });
-  if (answer.status !== 200) throw new Error(`the vRA simulator refused ${user.username}`);
-  return `Bearer ${((await answer.json()) as { id: string }).id}`;
+  return `Bearer ${await vraLogin(sim, user)}`;
 }

@@ -84,6 +84,13 @@ async function finishedRun(s: Stack): Promise<string> {
   return run.data.runWorkflow.execution.id as string;
 }
 
+/** Runs run-workflow.graphql and leaves the run going: the execution id cancel-workflow-run needs. */
+async function runningRun(s: Stack): Promise<string> {
+  const run = await send(s, byName('run-workflow'));
+  expect(run.errors).toBeUndefined();
+  return run.data.runWorkflow.execution.id as string;
+}
+
 async function vraToken(s: Stack): Promise<string> {
   const response = await fetch(new URL('/identity/api/tokens', s.vra.url), {
     method: 'POST',
@@ -128,7 +135,9 @@ describe('examples/', () => {
       stack = await startStack({ vro: { manualClock: true, stepMs: step } });
       let variables = example.variables;
       let headers: Record<string, string> = {};
-      if (variables !== undefined && 'executionId' in variables) {
+      if (example.name === 'cancel-workflow-run') {
+        variables = { ...variables, executionId: await runningRun(stack) };
+      } else if (variables !== undefined && 'executionId' in variables) {
         variables = { ...variables, executionId: await finishedRun(stack) };
       }
       if (example.name === 'as-a-user') {
@@ -142,6 +151,19 @@ describe('examples/', () => {
       expectComplete(answer);
       if (example.name === 'follow-workflow-run') {
         expect(answer.data.workflowExecution.state).toBe('COMPLETED');
+      }
+      if (example.name === 'cancel-workflow-run') {
+        expect(answer.data.cancelWorkflowExecution.state).toBe('CANCELED');
+        expect(stack.vro.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+      }
+      if (example.name === 'workflow-run-logs') {
+        expect(answer.data.workflowExecution.logs.at(0).message).toMatch(/has completed$/);
+      }
+      if (example.name === 'workflow-executions') {
+        expect(answer.data.workflow.executions.nodes.length).toBeGreaterThan(0);
+      }
+      if (example.name === 'workflow-form') {
+        expect(answer.data.workflow.form.fields.length).toBeGreaterThan(0);
       }
     },
   );

@@ -2,7 +2,13 @@ import { BadUserInputError } from '../../errors.ts';
 import type { MutationResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import { loadProvider } from '../../loaders/vra.ts';
-import type { WireCatalogItem, WireProviderCatalogItem } from '../../upstreams/vra/wire.ts';
+import { checkRequestData, editTemplate } from '../../upstreams/vra/request-body.ts';
+import type {
+  WireCatalogItem,
+  WireCatalogRequest,
+  WireProviderCatalogItem,
+} from '../../upstreams/vra/wire.ts';
+import { assertVraId } from './ids.ts';
 import { blueprintRegistration, registration } from './registration-input.ts';
 
 async function register(
@@ -15,7 +21,65 @@ async function register(
   return { catalogItem };
 }
 
+/** The new request is what later reads in this operation see; request lists are stale. */
+function submitted(
+  { loaders }: GatewayContext,
+  request: WireCatalogRequest,
+): { request: WireCatalogRequest } {
+  loaders.vra.catalogRequest.clear(request.id).prime(request.id, request);
+  loaders.vra.catalogRequestPage.clearAll();
+  return { request };
+}
+
 export const Mutation: MutationResolvers = {
+  /**
+   * Reads the item's template, merges `data` into it, sets the business group
+   * (default: the template's), description and reasons, and submits it.
+   */
+  async requestCatalogItem(_root, { input }, context) {
+    assertVraId(input.catalogItemId, 'input.catalogItemId');
+    if (input.businessGroupId !== null && input.businessGroupId !== undefined) {
+      assertVraId(input.businessGroupId, 'input.businessGroupId');
+    }
+    const data = checkRequestData(input.data);
+    const { clients, call, loaders } = context;
+    const template = await loaders.vra.requestTemplate.load(input.catalogItemId);
+    const body = editTemplate(template, {
+      data,
+      description: input.description,
+      reasons: input.reasons,
+      businessGroupId: input.businessGroupId,
+    });
+    const request = await clients.vra.submitCatalogItemRequest(call, input.catalogItemId, body);
+    return submitted(context, request);
+  },
+
+  /** The same for an action on a resource (Power Off, Reboot, Destroy, ...). */
+  async requestResourceAction(_root, { input }, context) {
+    assertVraId(input.resourceId, 'input.resourceId');
+    assertVraId(input.actionId, 'input.actionId');
+    const data = checkRequestData(input.data);
+    const { clients, call, loaders } = context;
+    const template = await clients.vra.getResourceActionTemplate(
+      call,
+      input.resourceId,
+      input.actionId,
+    );
+    const body = editTemplate(template, {
+      data,
+      description: input.description,
+      reasons: input.reasons,
+    });
+    const request = await clients.vra.submitResourceActionRequest(
+      call,
+      input.resourceId,
+      input.actionId,
+      body,
+    );
+    loaders.vra.resource.clear(input.resourceId);
+    return submitted(context, request);
+  },
+
   registerCatalogItem(_root, { input }, context) {
     const { providerId, item } = registration(input);
     return register(context, providerId, item);

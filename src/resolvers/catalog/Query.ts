@@ -3,6 +3,7 @@ import type { QueryResolvers } from '../../generated/graphql.ts';
 import { loadProvider } from '../../loaders/vra.ts';
 import { readWindow } from '../../upstreams/vra/paging.ts';
 import { connectionWindow, toConnection } from './connection.ts';
+import { assertVraId } from './ids.ts';
 import { providerIdPattern } from './registration-input.ts';
 
 export const Query: QueryResolvers = {
@@ -30,5 +31,36 @@ export const Query: QueryResolvers = {
     const { offset, size } = connectionWindow('catalogItems', first, after);
     const window = await readWindow((page) => loaders.vra.catalogItemPage.load(page), offset, size);
     return toConnection('catalogItems', offset, window);
+  },
+
+  async entitledCatalogItems(_root, { first, after }, { loaders }) {
+    const { offset, size } = connectionWindow('entitledCatalogItems', first, after);
+    const window = await readWindow(
+      (page) => loaders.vra.entitledItemPage.load(page),
+      offset,
+      size,
+    );
+    return toConnection('entitledCatalogItems', offset, window);
+  },
+
+  catalogRequest(_root, { id }, { loaders }) {
+    assertVraId(id, 'id');
+    return nullOnNotFound(() => loaders.vra.catalogRequest.load(id));
+  },
+
+  async catalogRequests(_root, { first, after }, { loaders }) {
+    const { offset, size } = connectionWindow('catalogRequests', first, after);
+    const window = await readWindow(
+      (page) => loaders.vra.catalogRequestPage.load(page),
+      offset,
+      size,
+    );
+    for (const request of window.items) loaders.vra.catalogRequest.prime(request.id, request);
+    return toConnection('catalogRequests', offset, window);
+  },
+
+  catalogResource(_root, { id }, { loaders }) {
+    assertVraId(id, 'id');
+    return nullOnNotFound(() => loaders.vra.resource.load(id));
   },
 };

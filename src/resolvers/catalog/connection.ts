@@ -2,10 +2,12 @@ import { BadUserInputError } from '../../errors.ts';
 import { maxPageSize, type Window } from '../../upstreams/vra/paging.ts';
 
 /** Which list a cursor belongs to: a providers cursor is refused by catalogItems. */
-export type ConnectionKind = 'providers' | 'catalogItems';
+export type ConnectionKind =
+  'providers' | 'catalogItems' | 'entitledCatalogItems' | 'catalogRequests';
 
 /** Positions below 10^9 keep vRA's page * limit inside a Java int. */
-const cursorPattern = /^(providers|catalogItems):(0|[1-9]\d{0,8})$/;
+const cursorPattern =
+  /^(providers|catalogItems|entitledCatalogItems|catalogRequests):(0|[1-9]\d{0,8})$/;
 
 /** An opaque cursor naming the absolute 0-based position of an edge in its list. */
 export function encodeCursor(kind: ConnectionKind, index: number): string {

@@ -1,14 +1,8 @@
 import type { FirewallRuleResolvers } from '../../generated/graphql.ts';
-import { upstreamJson } from '../../json-bounds.ts';
-import { elementToJson } from '../../upstreams/nsx/xml-json.ts';
-import type { XmlElement } from '../../upstreams/nsx/xml.ts';
-
-function part(element: XmlElement | null): unknown {
-  return element === null ? null : upstreamJson('nsx', elementToJson(element));
-}
+import { xmlPart } from './xml-part.ts';
 
 export const FirewallRule: FirewallRuleResolvers = {
-  source: (rule) => part(rule.source),
-  destination: (rule) => part(rule.destination),
-  service: (rule) => part(rule.service),
+  source: (rule) => xmlPart(rule.source),
+  destination: (rule) => xmlPart(rule.destination),
+  service: (rule) => xmlPart(rule.service),
 };

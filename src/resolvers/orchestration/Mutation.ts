@@ -44,6 +44,18 @@ export const Mutation: MutationResolvers = {
     }
   },
 
+  async cancelWorkflowExecution(_parent, { workflowId, executionId }, { clients, loaders, call }) {
+    assertVroId(workflowId, 'workflowId');
+    assertVroId(executionId, 'executionId');
+    const key = { workflowId, executionId };
+    loaders.vro.executionById.clear(key);
+    loaders.vro.executionLogs.clear(key);
+    loaders.vro.executionHistory.clearAll();
+    const execution = await clients.vro.cancelExecution(call, workflowId, executionId);
+    loaders.vro.executionById.prime(key, execution);
+    return execution;
+  },
+
   async importPackage(_parent, args, { clients, loaders, call }) {
     // an argument with a default can still be given an explicit null
     const { file, overwrite, importConfigurationAttributeValues, tagImportMode } =

@@ -2,7 +2,7 @@ import { nullOnNotFound } from '../../errors.ts';
 import type { QueryResolvers } from '../../generated/graphql.ts';
 import { buildConditions } from '../../upstreams/vro/conditions.ts';
 import { assertVroId } from '../../upstreams/vro/ids.ts';
-import { offsetCursor, pageSize, startAfter } from './page-arguments.ts';
+import { offsetConnection, pageSize, startAfter } from './page-arguments.ts';
 
 export const Query: QueryResolvers = {
   async workflows(_parent, { filter, first, after }, { clients, loaders, call }) {
@@ -12,21 +12,7 @@ export const Query: QueryResolvers = {
     const page = await clients.vro.queryWorkflows(call, { conditions, maxResult, startIndex });
     const workflows = page.workflows.slice(0, maxResult);
     for (const workflow of workflows) loaders.vro.workflowSummaryById.prime(workflow.id, workflow);
-    const edges = workflows.map((node, index) => ({
-      cursor: offsetCursor(startIndex + index),
-      node,
-    }));
-    return {
-      edges,
-      nodes: workflows,
-      totalCount: page.total,
-      pageInfo: {
-        hasNextPage: startIndex + workflows.length < page.total,
-        hasPreviousPage: startIndex > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-      },
-    };
+    return offsetConnection(workflows, startIndex, page.total);
   },
 
   workflow(_parent, { id }, { loaders }) {

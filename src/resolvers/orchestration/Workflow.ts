@@ -1,7 +1,11 @@
-import { UpstreamBadResponseError } from '../../errors.ts';
+import { nullOnNotFound, UpstreamBadResponseError } from '../../errors.ts';
 import type { WorkflowResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import type { WorkflowRecord, WorkflowSummaryFields } from '../../upstreams/vro/wire.ts';
+import { offsetConnection, pageSize, startAfter } from './page-arguments.ts';
+
+/** The default page of `executions` (the schema's `first: Int = 20`, also for an explicit null). */
+const executionsPageSize = 20;
 
 type Parameters = NonNullable<WorkflowRecord['parameters']>;
 
@@ -56,4 +60,16 @@ export const Workflow: WorkflowResolvers = {
     fromParameters(workflow, context, (parameters) => parameters.input),
   outputParameters: (workflow, _args, context) =>
     fromParameters(workflow, context, (parameters) => parameters.output),
+  form: (workflow, _args, { loaders }) =>
+    nullOnNotFound(() => loaders.vro.formByWorkflowId.load(workflow.id)),
+  async executions(workflow, { first, after }, { loaders }) {
+    const limit = pageSize(first, executionsPageSize);
+    const offset = startAfter(after);
+    const page = await loaders.vro.executionHistory.load({
+      workflowId: workflow.id,
+      offset,
+      limit,
+    });
+    return offsetConnection(page.executions, offset, page.total);
+  },
 };

@@ -37,7 +37,7 @@ const bodyFields = [
 ];
 const organizationFields = ['tenantRef', 'tenantLabel', 'subtenantRef', 'subtenantLabel'];
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

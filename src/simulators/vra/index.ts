@@ -1,12 +1,23 @@
 import type { FaultSwitch } from '../faults.ts';
 import { startSimServer, type RecordedRequest } from '../sim-server.ts';
 import { CatalogState } from './catalog.ts';
+import { ConsumerState, seededRequest, type SimRequestOutcome } from './consumer.ts';
+import type { SimEntitledItem } from './consumer-seed.ts';
 import { TokenStore } from './identity.ts';
 import { createVraRoutes, type RegisterStatus } from './routes.ts';
 import type { SimCatalogItem, SimProvider } from './seed.ts';
 import { Switches, type ForcedAnswer, type RequestMatch } from './switches.ts';
 
-export type { ForcedAnswer, RegisterStatus, RequestMatch, SimCatalogItem, SimProvider };
+export type {
+  ForcedAnswer,
+  RegisterStatus,
+  RequestMatch,
+  SimCatalogItem,
+  SimEntitledItem,
+  SimProvider,
+  SimRequestOutcome,
+};
+export { seededRequest };
 
 export interface VraSimulatorOptions {
   port?: number;
@@ -25,6 +36,16 @@ export interface VraSimulatorOptions {
   users?: ReadonlyArray<{ username: string; password: string }>;
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: string; cert: string };
+  /** Replace the seeded entitled catalog items (with their entitlements and templates). */
+  entitledItems?: readonly SimEntitledItem[];
+  /** Time each state of a catalog request lasts (SUBMITTED, IN_PROGRESS, then final); default 75 ms. */
+  requestStepMs?: number;
+  /** Requests advance only through advance() (default: real time). */
+  manualClock?: boolean;
+  /** How submitted requests end (default SUCCESSFUL). */
+  requestOutcome?: SimRequestOutcome;
+  /** Catalog item submits answer 201 with only a Location header, no body (default: with the request). */
+  emptySubmitAnswers?: boolean;
 }
 
 export interface VraSimulator {
@@ -42,6 +63,14 @@ export interface VraSimulator {
   /** Current providers and catalog items (live state). */
   readonly providers: SimProvider[];
   readonly catalogItems: SimCatalogItem[];
+  /** Entitled items, requests and resources of the consumer API (live state). */
+  readonly consumer: ConsumerState;
+  /** The next `times` submitted requests (catalog items or actions) end FAILED. */
+  failNextRequests(times?: number): void;
+  /** Time each state of a request lasts from now on. */
+  setRequestStepMs(ms: number): void;
+  /** Moves the manual clock of requests forward (needs `manualClock: true`). */
+  advance(ms: number): void;
   /** Every token issued so far. */
   issuedTokens(): string[];
   /** The user a valid token was issued to, or undefined (expired, revoked, unknown). */
@@ -68,6 +97,16 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
   const tenant = options.tenant ?? 'vsphere.local';
   const tokens = new TokenStore(options.tokenLifetimeMs ?? 24 * 60 * 60 * 1000);
   const catalog = new CatalogState(tenant, options.providers, options.catalogItems);
+  let manualNow = Date.now();
+  const consumer = new ConsumerState({
+    tenant,
+    serviceUser: username,
+    now: options.manualClock === true ? () => manualNow : Date.now,
+    stepMs: options.requestStepMs ?? 75,
+    items: options.entitledItems,
+  });
+  consumer.defaultOutcome = options.requestOutcome ?? 'SUCCESSFUL';
+  consumer.emptySubmitAnswers = options.emptySubmitAnswers ?? false;
   const switches = new Switches();
   let registerStatus: RegisterStatus = options.registerStatus ?? 200;
   const timers = new Set<NodeJS.Timeout>();
@@ -85,6 +124,7 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
       credentials: { username, password, tenant },
       ...(options.users === undefined ? {} : { users: options.users }),
       catalog,
+      consumer,
       tokens,
       switches,
       registerStatus: () => registerStatus,
@@ -105,6 +145,15 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
       server.requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
     providers: catalog.providers,
     catalogItems: catalog.items,
+    consumer,
+    failNextRequests: (times = 1) => consumer.failNextRequests(times),
+    setRequestStepMs: (ms) => {
+      consumer.stepMs = ms;
+    },
+    advance: (ms) => {
+      if (options.manualClock !== true) throw new Error('advance() needs manualClock: true');
+      manualNow += ms;
+    },
     issuedTokens: () => tokens.issued(),
     tokenUser: (token) => tokens.userOf(token),
     expireAllTokens: () => tokens.expireAll(),

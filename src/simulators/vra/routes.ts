@@ -7,6 +7,8 @@ import {
   type SimHandler,
 } from '../sim-server.ts';
 import { registerBodyProblem, type CatalogState, type ProviderCatalogItemBody } from './catalog.ts';
+import type { ConsumerState } from './consumer.ts';
+import { consumerCall } from './consumer-routes.ts';
 import type { TokenStore } from './identity.ts';
 import { compileFilter, FilterSyntaxError } from './odata.ts';
 import type { Switches } from './switches.ts';
@@ -19,6 +21,8 @@ export interface VraRouteDeps {
   /** More accounts of the tenant that may log in. */
   users?: ReadonlyArray<{ username: string; password: string }>;
   catalog: CatalogState;
+  /** Entitlements, templates, requests and resources of the consumer API. */
+  consumer: ConsumerState;
   tokens: TokenStore;
   switches: Switches;
   registerStatus: () => RegisterStatus;
@@ -53,7 +57,7 @@ function segmentsOf(request: RecordedRequest): string[] {
 }
 
 /** Links name the address the client used, as vRA's do. */
-function originOf(request: RecordedRequest): string {
+export function originOf(request: RecordedRequest): string {
   return `http://${request.headers.host ?? '127.0.0.1'}`;
 }
 
@@ -61,11 +65,11 @@ function acceptsJson(headers: IncomingHttpHeaders): boolean {
   return (headers.accept ?? '').toLowerCase().includes('application/json');
 }
 
-function sendsJson(headers: IncomingHttpHeaders): boolean {
+export function sendsJson(headers: IncomingHttpHeaders): boolean {
   return (headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
 }
 
-function parseBody(request: RecordedRequest): { ok: true; value: unknown } | { ok: false } {
+export function parseBody(request: RecordedRequest): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(request.body.toString('utf8')) as unknown };
   } catch {
@@ -73,13 +77,77 @@ function parseBody(request: RecordedRequest): { ok: true; value: unknown } | { o
   }
 }
 
+/** A paged vRA list answer (`page`, `limit`, `$filter`, `$orderby`), strict about its parameters. */
+export function sendList(
+  request: RecordedRequest,
+  response: ServerResponse,
+  items: readonly unknown[],
+  fields: readonly string[],
+): void {
+  const pageText = request.query.get('page') ?? '1';
+  const limitText = request.query.get('limit') ?? '20';
+  const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) : Number.NaN;
+  const limit = /^\d{1,9}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(page >= 1)) return sendJson(response, 400, invalidArgument(`Invalid page: ${pageText}.`));
+  if (!(limit >= 1 && limit <= maxLimit)) {
+    return sendJson(
+      response,
+      400,
+      invalidArgument(`Invalid limit: ${limitText} (1 to ${maxLimit}).`),
+    );
+  }
+  let selected = [...items];
+  const filter = request.query.get('$filter');
+  if (filter !== null) {
+    try {
+      selected = selected.filter(compileFilter(filter, fields));
+    } catch (error) {
+      if (!(error instanceof FilterSyntaxError)) throw error;
+      return sendJson(response, 400, invalidArgument(`Invalid $filter: ${error.message}.`));
+    }
+  }
+  const orderBy = request.query.get('$orderby');
+  if (orderBy !== null) {
+    const match = /^\s*(\w+)(?:\s+(asc|desc))?\s*$/i.exec(orderBy);
+    const field = match?.[1];
+    if (field === undefined || !fields.includes(field)) {
+      return sendJson(response, 400, invalidArgument(`Invalid $orderby: ${orderBy}.`));
+    }
+    const sign = match?.[2]?.toLowerCase() === 'desc' ? -1 : 1;
+    const key = (item: unknown): string => {
+      const value = (item as Record<string, unknown>)[field];
+      return typeof value === 'string' ? value : '';
+    };
+    selected.sort((a, b) => sign * key(a).localeCompare(key(b)));
+  }
+  const total = selected.length;
+  const totalPages = Math.ceil(total / limit);
+  const offset = (page - 1) * limit;
+  const base = `${originOf(request)}${request.rawPath}`;
+  const link = (rel: string, to: number) => ({
+    '@type': 'link',
+    rel,
+    href: `${base}?page=${to}&limit=${limit}`,
+  });
+  sendJson(response, 200, {
+    links: [
+      ...(page > 1 ? [link('prev', page - 1)] : []),
+      ...(page < totalPages ? [link('next', page + 1)] : []),
+    ],
+    content: selected.slice(offset, offset + limit),
+    metadata: { size: limit, totalElements: total, totalPages, number: page, offset },
+  });
+}
+
 /** The vRA 7 identity and catalog endpoints the gateway uses, as strict as the real ones. */
 export function createVraRoutes(deps: VraRouteDeps): SimHandler {
   const { catalog, tokens, switches } = deps;
 
+  const bearerOf = (headers: IncomingHttpHeaders): string | undefined =>
+    /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
   const bearerOk = (headers: IncomingHttpHeaders): boolean => {
-    const match = /^Bearer (\S+)$/.exec(headers.authorization ?? '');
-    return match?.[1] !== undefined && tokens.isValid(match[1]);
+    const token = bearerOf(headers);
+    return token !== undefined && tokens.isValid(token);
   };
 
   const login = (request: RecordedRequest, response: ServerResponse): void => {
@@ -126,67 +194,6 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
     sendJson(response, 200, { expires: token.expires, id: token.id, tenant });
   };
 
-  const list = (
-    request: RecordedRequest,
-    response: ServerResponse,
-    items: readonly unknown[],
-    fields: readonly string[],
-  ): void => {
-    const pageText = request.query.get('page') ?? '1';
-    const limitText = request.query.get('limit') ?? '20';
-    const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) : Number.NaN;
-    const limit = /^\d{1,9}$/.test(limitText) ? Number(limitText) : Number.NaN;
-    if (!(page >= 1)) return sendJson(response, 400, invalidArgument(`Invalid page: ${pageText}.`));
-    if (!(limit >= 1 && limit <= maxLimit)) {
-      return sendJson(
-        response,
-        400,
-        invalidArgument(`Invalid limit: ${limitText} (1 to ${maxLimit}).`),
-      );
-    }
-    let selected = [...items];
-    const filter = request.query.get('$filter');
-    if (filter !== null) {
-      try {
-        selected = selected.filter(compileFilter(filter, fields));
-      } catch (error) {
-        if (!(error instanceof FilterSyntaxError)) throw error;
-        return sendJson(response, 400, invalidArgument(`Invalid $filter: ${error.message}.`));
-      }
-    }
-    const orderBy = request.query.get('$orderby');
-    if (orderBy !== null) {
-      const match = /^\s*(\w+)(?:\s+(asc|desc))?\s*$/i.exec(orderBy);
-      const field = match?.[1];
-      if (field === undefined || !fields.includes(field)) {
-        return sendJson(response, 400, invalidArgument(`Invalid $orderby: ${orderBy}.`));
-      }
-      const sign = match?.[2]?.toLowerCase() === 'desc' ? -1 : 1;
-      const key = (item: unknown): string => {
-        const value = (item as Record<string, unknown>)[field];
-        return typeof value === 'string' ? value : '';
-      };
-      selected.sort((a, b) => sign * key(a).localeCompare(key(b)));
-    }
-    const total = selected.length;
-    const totalPages = Math.ceil(total / limit);
-    const offset = (page - 1) * limit;
-    const base = `${originOf(request)}${request.rawPath}`;
-    const link = (rel: string, to: number) => ({
-      '@type': 'link',
-      rel,
-      href: `${base}?page=${to}&limit=${limit}`,
-    });
-    sendJson(response, 200, {
-      links: [
-        ...(page > 1 ? [link('prev', page - 1)] : []),
-        ...(page < totalPages ? [link('next', page + 1)] : []),
-      ],
-      content: selected.slice(offset, offset + limit),
-      metadata: { size: limit, totalElements: total, totalPages, number: page, offset },
-    });
-  };
-
   const register = (
     request: RecordedRequest,
     response: ServerResponse,
@@ -220,9 +227,13 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
     // s = ['catalog-service', 'api', ...]
     const rest = s.slice(2);
     const [a, b, c, d, e] = rest;
+    if (a === 'consumer') {
+      const user = tokens.userOf(bearerOf(request.headers) ?? '') ?? '';
+      return consumerCall(deps.consumer, user, request, response, rest.slice(1));
+    }
     if (a === 'providers' && rest.length === 1) {
       if (request.method !== 'GET') return sendEmpty(response, 405, { allow: 'GET' });
-      return list(request, response, catalog.providers, providerFields);
+      return sendList(request, response, catalog.providers, providerFields);
     }
     if (a === 'providers' && b !== undefined && rest.length === 2) {
       if (request.method !== 'GET') return sendEmpty(response, 405, { allow: 'GET' });
@@ -235,7 +246,7 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
     }
     if (a === 'catalogItems' && rest.length === 1) {
       if (request.method !== 'GET') return sendEmpty(response, 405, { allow: 'GET' });
-      return list(request, response, catalog.items, itemFields);
+      return sendList(request, response, catalog.items, itemFields);
     }
     if (
       a === 'provider' &&

@@ -20,6 +20,8 @@ export const vraCodes = {
   invalidArgument: 10101,
   notFound: 20111,
   catalogItemNotFound: 20116,
+  /** Not recorded on a real vRA (a caller without entitlement); 403 with this code stands in. */
+  notEntitled: 20117,
   authenticationFailed: 90135,
   systemException: 50505,
 } as const;

@@ -22,6 +22,8 @@ export interface SimExecution {
   outcome: 'completed' | 'failed';
   exception: string | undefined;
   canceledAt: number | undefined;
+  /** Who canceled the run. */
+  canceledBy: string | undefined;
 }
 
 /**
@@ -167,7 +169,11 @@ function outputsOf(
   );
 }
 
-/** An item of `GET /workflows/{id}/executions/`: ISO dates in attributes. */
+/**
+ * An item of `GET /workflows/{id}/executions/`: ISO dates in attributes,
+ * `currentItemDisplayName` without a value once the run has ended (as in
+ * most items of the captured list).
+ */
 export function renderExecutionLink(
   execution: SimExecution,
   now: number,
@@ -181,6 +187,9 @@ export function renderExecutionLink(
     { value: execution.startedBy, name: 'startedBy' },
     { value: stateAt(execution, now), name: 'state' },
     { value: execution.workflowName, name: 'name' },
+    end === undefined
+      ? { value: 'Scriptable task', name: 'currentItemDisplayName' }
+      : { name: 'currentItemDisplayName' },
   ];
   return {
     attributes,

@@ -19,8 +19,11 @@ import {
   type SimExecution,
 } from './executions.ts';
 import { toJavaJson } from './java-json.ts';
+import { renderLogs } from './logs.ts';
 import { parseMultipart } from './multipart.ts';
 import { readPackage } from './package-reader.ts';
+import { renderPresentation } from './presentations.ts';
+import { seedHistory } from './seed-history.ts';
 import { seedCategories, seedWorkflows, type SeedWorkflow } from './seed-workflows.ts';
 
 export type { SeedWorkflow } from './seed-workflows.ts';
@@ -42,6 +45,11 @@ export interface VroSwitches {
   delayMs: number;
   /** Answer every authenticated request with this instead. */
   answer: { status: number; body: string; contentType: string } | null;
+  /**
+   * Whether `GET /workflows/{id}/executions/` honours `maxResult` and
+   * `startIndex` (unconfirmed on the real route; default: honoured).
+   */
+  executionPaging: 'honor' | 'ignore';
 }
 
 export interface VroSimulatorOptions {
@@ -66,6 +74,8 @@ export interface VroSimulatorOptions {
   bearerUser?: (token: string) => string | undefined;
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: string; cert: string };
+  /** Seed runs that ended before the start into the workflows' histories (default true). */
+  history?: boolean;
 }
 
 /** A package the simulator imported. */
@@ -88,7 +98,7 @@ export interface VroSimulator {
   /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
   readonly faults: FaultSwitch;
   readonly switches: VroSwitches;
-  /** Every run started, oldest first. */
+  /** Every run started through the API, oldest first (the seeded history is not in it). */
   readonly executions: readonly SimExecution[];
   /** Every package imported, oldest first. */
   readonly imports: readonly ImportedPackage[];
@@ -114,8 +124,9 @@ const tagImportModes = new Set([
 /**
  * A strict vRO 7 simulator: Basic auth on everything under the API root but
  * `GET /`, JSON only (Accept: application/json), query conditions, workflow
- * detail, runs that move through their states on the simulator's clock, and
- * package import.
+ * detail and presentation, runs that move through their states on the
+ * simulator's clock (with a seeded history, a log written as they advance,
+ * and cancel), and package import.
  */
 export async function startVroSimulator(options: VroSimulatorOptions = {}): Promise<VroSimulator> {
   const username = options.username ?? 'vcoadmin';
@@ -127,6 +138,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     malformedJson: false,
     delayMs: 0,
     answer: null,
+    executionPaging: 'honor',
     ...options.switches,
   };
   const workflows = new Map<string, SeedWorkflow>();
@@ -136,6 +148,10 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   const timers = new Set<NodeJS.Timeout>();
   let manualNow = Date.now();
   const now = (): number => (options.manualClock === true ? manualNow : Date.now());
+  const past = options.history === false ? [] : seedHistory(now(), workflows, stepMs);
+  /** A workflow's runs, seeded history included, oldest first. */
+  const runsOf = (workflowId: string): SimExecution[] =>
+    [...past, ...executions].filter((execution) => execution.workflowId === workflowId);
   let root = '';
   const accounts = [{ username, password }, ...(options.users ?? [])];
   /** The user the request authenticates as, or undefined. */
@@ -300,11 +316,67 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       parameters,
       stepMs,
       canceledAt: undefined,
+      canceledBy: undefined,
       ...planExecution(workflow, parameters, failTrigger),
     };
     executions.push(execution);
     const location = `${root}/workflows/${encodeURIComponent(workflow.id)}/executions/${execution.id}/`;
     sendEmpty(response, 202, switches.omitLocation ? {} : { location });
+  };
+
+  /**
+   * A workflow's runs, oldest first (as in the captured list). Paging by
+   * `maxResult`/`startIndex` is unconfirmed on this route: honoured and
+   * checked like `GET /workflows`, or ignored (switch `executionPaging`).
+   */
+  const listExecutions = (
+    request: RecordedRequest,
+    response: ServerResponse,
+    workflow: SeedWorkflow,
+  ): void => {
+    const runs = runsOf(workflow.id);
+    let page = runs;
+    if (switches.executionPaging === 'honor') {
+      const maxResult = nonNegative(request.query.get('maxResult'));
+      const startIndex = nonNegative(request.query.get('startIndex'));
+      if (maxResult === null || maxResult === 0) {
+        return sendError(response, 400, 'maxResult must be a positive integer');
+      }
+      if (startIndex === null) {
+        return sendError(response, 400, 'startIndex must be an integer >= 0');
+      }
+      page = runs.slice(startIndex ?? 0, (startIndex ?? 0) + (maxResult ?? Infinity));
+    }
+    const href = `${root}/workflows/${encodeURIComponent(workflow.id)}/`;
+    sendJsonBody(response, 200, {
+      relations: {
+        total: runs.length,
+        link: [
+          { href, rel: 'up' },
+          { href: `${href}executions/`, rel: 'add' },
+          ...page.map((execution) => renderExecutionLink(execution, now(), root)),
+        ],
+      },
+    });
+  };
+
+  /**
+   * `DELETE .../executions/{executionId}/state`: 204 and the run is canceled.
+   * A run that has ended cannot be; the real status is unconfirmed (400 or
+   * 409): this simulator answers 400 with vRO's usual error body.
+   */
+  const cancelRun = (response: ServerResponse, execution: SimExecution, user: string): void => {
+    const state = stateAt(execution, now());
+    if (state === 'completed' || state === 'failed' || state === 'canceled') {
+      return sendError(
+        response,
+        400,
+        `Workflow execution '${execution.id}' is ${state} and cannot be canceled`,
+      );
+    }
+    execution.canceledAt = now();
+    execution.canceledBy = user;
+    sendEmpty(response, 204);
   };
 
   const importPackage = (request: RecordedRequest, response: ServerResponse): void => {
@@ -453,29 +525,15 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     }
     if (third === undefined)
       return get(() => sendJsonBody(response, 200, workflowDetail(workflow)));
+    if (third === 'presentation' && executionId === undefined) {
+      return get(() => sendJsonBody(response, 200, renderPresentation(workflow, root)));
+    }
     if (third !== 'executions') return sendError(response, 404, 'Not found');
     if (executionId === undefined) {
       if (method === 'POST') return startRun(request, response, workflow, user);
-      return get(() => {
-        const runs = executions.filter((execution) => execution.workflowId === workflow.id);
-        sendJsonBody(response, 200, {
-          relations: {
-            total: runs.length,
-            link: [
-              { href: `${root}/workflows/${encodeURIComponent(workflow.id)}/`, rel: 'up' },
-              {
-                href: `${root}/workflows/${encodeURIComponent(workflow.id)}/executions/`,
-                rel: 'add',
-              },
-              ...runs.map((execution) => renderExecutionLink(execution, now(), root)),
-            ],
-          },
-        });
-      });
+      return get(() => listExecutions(request, response, workflow));
     }
-    const execution = executions.find(
-      (candidate) => candidate.id === executionId && candidate.workflowId === workflow.id,
-    );
+    const execution = runsOf(workflow.id).find((candidate) => candidate.id === executionId);
     if (execution === undefined) {
       return sendError(response, 404, `Workflow execution with id '${executionId}' not found`);
     }
@@ -484,11 +542,10 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
         sendJsonBody(response, 200, renderExecution(execution, workflow, now(), root)),
       );
     }
+    if (fifth === 'logs')
+      return get(() => sendJsonBody(response, 200, renderLogs(execution, now())));
     if (fifth !== 'state') return sendError(response, 404, 'Not found');
-    if (method === 'DELETE') {
-      execution.canceledAt ??= now();
-      return sendEmpty(response, 204);
-    }
+    if (method === 'DELETE') return cancelRun(response, execution, user);
     return get(() => sendJsonBody(response, 200, { value: stateAt(execution, now()) }));
   };
 

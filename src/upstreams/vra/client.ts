@@ -17,17 +17,37 @@ import {
   type UpstreamResponse,
 } from '../../http/upstream-http.ts';
 import { decodeCatalogItem, decodePage, decodeProvider, decodeToken, parseJson } from './decode.ts';
+import {
+  createdRequestId,
+  decodeCatalogRequest,
+  decodeCatalogResource,
+  decodeEntitledCatalogItemView,
+  decodeRequestTemplate,
+  isFinalRequest,
+  requestChanged,
+} from './consumer-decode.ts';
 import { readVraErrorBody } from './error-body.ts';
-import { maxPageSize, type PageRequest } from './paging.ts';
+import { maxPageSize, readAll, type PageRequest } from './paging.ts';
+import { asCallerMistake } from './refused-input.ts';
 import { SharedCache } from './shared-cache.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
+import { Watcher, watchKey, type WatchEvent, type WatcherOptions } from '../poller.ts';
 import type {
   WireCatalogItem,
+  WireCatalogRequest,
+  WireCatalogResource,
+  WireEntitledCatalogItemView,
   WirePage,
   WireProvider,
   WireProviderCatalogItem,
+  WireRequestTemplate,
   WireTokenRequest,
 } from './wire.ts';
+
+/** What a catalog request subscription emits. */
+export type CatalogRequestEvent = WatchEvent<{ request: WireCatalogRequest }>;
+
+const consumer = '/catalog-service/api/consumer';
 
 export interface VraClientOptions {
   /** The service account; undefined when VRA_USERNAME, VRA_PASSWORD or VRA_TENANT is unset. */
@@ -38,6 +58,8 @@ export interface VraClientOptions {
   providerCacheMaxEntries?: number;
   /** Epoch ms; a fake clock in tests. */
   now?: () => number;
+  /** Polling of followed catalog requests. */
+  watcher?: WatcherOptions;
 }
 
 const json = 'application/json';
@@ -51,9 +73,19 @@ export class VraClient {
   readonly #tokens: TokenCache<CallContext>;
   readonly #credential: VraCredential | undefined;
   readonly #providerCache: SharedCache<WireProvider[]> | undefined;
+  readonly #watcher: Watcher<WireCatalogRequest, { request: WireCatalogRequest }>;
 
   constructor(http: UpstreamHttp, options: VraClientOptions) {
     this.#http = http;
+    this.#watcher = new Watcher(
+      {
+        changed: requestChanged,
+        isFinal: isFinalRequest,
+        event: (request) => ({ request }),
+        requestIdPrefix: 'vra-watch',
+      },
+      options.watcher,
+    );
     this.#credential = options.credential;
     const ttlMs = options.providerCacheTtlMs ?? 0;
     this.#providerCache =
@@ -196,7 +228,150 @@ export class VraClient {
     return found;
   }
 
+  /** `GET /consumer/entitledCatalogItemViews?page=&limit=`: what the caller may request. */
+  async listEntitledCatalogItems(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<WirePage<WireEntitledCatalogItemView>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: `${consumer}/entitledCatalogItemViews`,
+      route: `${consumer}/entitledCatalogItemViews`,
+      query: { page: page.page, limit: page.limit },
+    });
+    return decodePage(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeEntitledCatalogItemView,
+    );
+  }
+
+  /** `GET /consumer/entitledCatalogItems/{id}/requests/template` */
+  async getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/catalog-service/api/consumer/entitledCatalogItems/${catalogItemId}/requests/template`,
+      route: `${consumer}/entitledCatalogItems/{id}/requests/template`,
+    });
+    return decodeRequestTemplate(parseJson(response.body, response.status), response.status);
+  }
+
+  /** `POST /consumer/entitledCatalogItems/{id}/requests` with an edited template: the new request. */
+  submitCatalogItemRequest(
+    call: CallContext,
+    catalogItemId: string,
+    body: Record<string, unknown>,
+  ): Promise<WireCatalogRequest> {
+    return this.#submit(call, body, {
+      path: path`/catalog-service/api/consumer/entitledCatalogItems/${catalogItemId}/requests`,
+      route: `${consumer}/entitledCatalogItems/{id}/requests`,
+    });
+  }
+
+  /** `GET /consumer/resources/{resourceId}/actions/{actionId}/requests/template` */
+  async getResourceActionTemplate(
+    call: CallContext,
+    resourceId: string,
+    actionId: string,
+  ): Promise<WireRequestTemplate> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/catalog-service/api/consumer/resources/${resourceId}/actions/${actionId}/requests/template`,
+      route: `${consumer}/resources/{resourceId}/actions/{actionId}/requests/template`,
+    });
+    return decodeRequestTemplate(parseJson(response.body, response.status), response.status);
+  }
+
+  /** `POST /consumer/resources/{resourceId}/actions/{actionId}/requests`: the new request. */
+  submitResourceActionRequest(
+    call: CallContext,
+    resourceId: string,
+    actionId: string,
+    body: Record<string, unknown>,
+  ): Promise<WireCatalogRequest> {
+    return this.#submit(call, body, {
+      path: path`/catalog-service/api/consumer/resources/${resourceId}/actions/${actionId}/requests`,
+      route: `${consumer}/resources/{resourceId}/actions/{actionId}/requests`,
+    });
+  }
+
+  /** `GET /consumer/requests/{id}` */
+  async getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/catalog-service/api/consumer/requests/${id}`,
+      route: `${consumer}/requests/{id}`,
+    });
+    return decodeCatalogRequest(parseJson(response.body, response.status), response.status);
+  }
+
+  /** `GET /consumer/requests?page=&limit=&$orderby=dateSubmitted desc`: newest first. */
+  async listCatalogRequests(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<WirePage<WireCatalogRequest>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: `${consumer}/requests`,
+      route: `${consumer}/requests`,
+      query: { page: page.page, limit: page.limit, $orderby: 'dateSubmitted desc' },
+    });
+    return decodePage(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeCatalogRequest,
+    );
+  }
+
+  /** Every resource of a request: `GET /consumer/requests/{id}/resources`, more pages only if vRA holds more. */
+  requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
+    return readAll(async (page) => {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: path`/catalog-service/api/consumer/requests/${requestId}/resources`,
+        route: `${consumer}/requests/{id}/resources`,
+        query: { page: page.page, limit: page.limit },
+      });
+      return decodePage(
+        parseJson(response.body, response.status),
+        response.status,
+        decodeCatalogResource,
+      );
+    });
+  }
+
+  /** `GET /consumer/resources/{id}` */
+  async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/catalog-service/api/consumer/resources/${id}`,
+      route: `${consumer}/resources/{id}`,
+    });
+    return decodeCatalogResource(parseJson(response.body, response.status), response.status);
+  }
+
+  /**
+   * The request now and on every change of state or phase until vRA marks it
+   * final, from one poller shared by every subscriber with the same credentials.
+   */
+  watchCatalogRequest(call: CallContext, id: string): AsyncIterableIterator<CatalogRequestEvent> {
+    const credentials = call.credentials;
+    const key = watchKey('catalog-request', id, credentialKey(credentials?.vra));
+    return this.#watcher.watch(key, (signal, requestId) =>
+      this.getCatalogRequest(
+        credentials === undefined ? { signal, requestId } : { signal, requestId, credentials },
+        id,
+      ),
+    );
+  }
+
+  /** Number of catalog requests being polled for subscriptions. */
+  get activeWatches(): number {
+    return this.#watcher.activePollers;
+  }
+
   close(): Promise<void> {
+    this.#watcher.close();
     this.#tokens.clear();
     this.#providerCache?.clear();
     return this.#http.close();
@@ -244,6 +419,34 @@ export class VraClient {
     return this.#http;
   }
 
+  /**
+   * POSTs a request body; 201 answers the new request in the body, or only a
+   * `Location` ending in its id (then the request is read). A 400 is the
+   * caller's mistake (BAD_USER_INPUT). A POST is never retried (but on 401).
+   */
+  async #submit(
+    call: CallContext,
+    body: Record<string, unknown>,
+    target: { path: string; route: string },
+  ): Promise<WireCatalogRequest> {
+    const response = await this.#send(call, {
+      method: 'POST',
+      ...target,
+      headers: { 'content-type': json },
+      body: JSON.stringify(body),
+    }).catch((error: unknown) => {
+      throw asCallerMistake(error);
+    });
+    const created = createdRequestId(response.body, response.headers['location'], response.status);
+    if (created.request !== undefined) return created.request;
+    try {
+      return await this.getCatalogRequest(call, created.id);
+    } catch {
+      // The request exists; its first read failed: answer what is known of a new request.
+      return { id: created.id, state: 'SUBMITTED', final: false };
+    }
+  }
+
   #withHeaders(request: UpstreamRequest, authorization: string): UpstreamRequest {
     return { ...request, authorization, headers: { accept: json, ...request.headers } };
   }
@@ -270,16 +473,8 @@ export class VraClient {
     return { header: bearerAuthorization(token), token };
   }
 
-  async #readAllProviders(call: CallContext): Promise<WireProvider[]> {
-    const head = await this.listProviders(call, { page: 1, limit: maxPageSize });
-    const pages = Math.ceil(head.metadata.totalElements / maxPageSize);
-    if (pages <= 1) return head.content;
-    const rest = await Promise.all(
-      Array.from({ length: pages - 1 }, (_, i) =>
-        this.listProviders(call, { page: i + 2, limit: maxPageSize }),
-      ),
-    );
-    return head.content.concat(...rest.map((page) => page.content));
+  #readAllProviders(call: CallContext): Promise<WireProvider[]> {
+    return readAll((page) => this.listProviders(call, page));
   }
 
   async #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {

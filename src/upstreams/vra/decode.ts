@@ -10,7 +10,7 @@ import type {
 
 type Json = Record<string, unknown>;
 
-function bad(reason: string, status: number): UpstreamBadResponseError {
+export function bad(reason: string, status: number): UpstreamBadResponseError {
   return new UpstreamBadResponseError('vra', reason, status);
 }
 
@@ -23,15 +23,15 @@ export function parseJson(body: string, status: number): unknown {
   }
 }
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isOptionalString(value: unknown): value is string | null | undefined {
+export function isOptionalString(value: unknown): value is string | null | undefined {
   return value === undefined || value === null || typeof value === 'string';
 }
 
-function isRef(value: unknown): value is WireRef | null | undefined {
+export function isRef(value: unknown): value is WireRef | null | undefined {
   return (
     value === undefined ||
     value === null ||

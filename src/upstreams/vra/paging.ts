@@ -66,3 +66,16 @@ export async function readWindow<T>(
     totalCount: tail.metadata.totalElements,
   };
 }
+
+/** A whole list: one call of up to 5000, more pages (in parallel) only if vRA holds more. */
+export async function readAll<T>(
+  fetchPage: (page: PageRequest) => Promise<WirePage<T>>,
+): Promise<T[]> {
+  const head = await fetchPage({ page: 1, limit: maxPageSize });
+  const pages = Math.ceil(head.metadata.totalElements / maxPageSize);
+  if (pages <= 1) return head.content;
+  const rest = await Promise.all(
+    Array.from({ length: pages - 1 }, (_, i) => fetchPage({ page: i + 2, limit: maxPageSize })),
+  );
+  return head.content.concat(...rest.map((page) => page.content));
+}

@@ -99,3 +99,78 @@ export interface WireProviderCatalogItem {
   outputResourceTypeId: string;
   forms: Record<string, unknown> | null;
 }
+
+/** An `entitledOrganizations[]` entry: `subtenantRef` is the business group id. */
+export interface WireEntitledOrganization {
+  tenantRef?: string | null;
+  tenantLabel?: string | null;
+  subtenantRef?: string | null;
+  subtenantLabel?: string | null;
+}
+
+/** `GET /catalog-service/api/consumer/entitledCatalogItemViews`: one `ConsumerEntitledCatalogItemView`. */
+export interface WireEntitledCatalogItemView {
+  '@type'?: string;
+  catalogItemId: string;
+  name: string;
+  description?: string | null;
+  entitledOrganizations?: WireEntitledOrganization[] | null;
+  catalogItemTypeRef?: WireRef | null;
+  outputResourceTypeRef?: WireRef | null;
+}
+
+/**
+ * A request template (`CatalogItemProvisioningRequest` or `CatalogResourceRequest`):
+ * kept as vRA sent it, edited and POSTed back whole.
+ */
+export type WireRequestTemplate = Record<string, unknown>;
+
+export type WireRequestState =
+  | 'UNSUBMITTED'
+  | 'SUBMITTED'
+  | 'PENDING_PRE_APPROVAL'
+  | 'IN_PROGRESS'
+  | 'PENDING_POST_APPROVAL'
+  | 'SUCCESSFUL'
+  | 'PARTIALLY_SUCCESSFUL'
+  | 'FAILED'
+  | 'REJECTED';
+
+/** `GET /catalog-service/api/consumer/requests/{id}` (only what the gateway reads is typed). */
+export interface WireCatalogRequest {
+  '@type'?: string;
+  id: string;
+  requestNumber?: number | null;
+  state: WireRequestState;
+  phase?: string | null;
+  /** Absent in some answers: then derived from the state. */
+  final?: boolean | null;
+  description?: string | null;
+  requestedFor?: string | null;
+  dateCreated?: string | null;
+  dateCompleted?: string | null;
+  catalogItemRef?: WireRef | null;
+}
+
+/** A resource's `operations[]` entry; only `ACTION`s can be requested. */
+export interface WireResourceOperation {
+  id: string;
+  name: string;
+  description?: string | null;
+  type?: string | null;
+}
+
+/** A typed literal of `resourceData.entries[].value`: `{type, value}`, `complex` with `values`, `multiple` with `items`. */
+export type WireLiteral = Record<string, unknown> | null;
+
+/** `GET .../requests/{id}/resources` item and `GET .../resources/{id}`. */
+export interface WireCatalogResource {
+  '@type'?: string;
+  id: string;
+  name: string;
+  resourceTypeRef?: WireRef | null;
+  status?: string | null;
+  description?: string | null;
+  operations?: WireResourceOperation[] | null;
+  resourceData?: { entries?: Array<{ key: string; value: WireLiteral }> | null } | null;
+}

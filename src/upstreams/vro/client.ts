@@ -8,25 +8,34 @@ import { UpstreamHttp, type CallContext, type UpstreamRequest } from '../../http
 import { idCondition } from './conditions.ts';
 import {
   decodeExecution,
+  decodeExecutionHistory,
+  decodeLogs,
   decodeWorkflowDetail,
   decodeWorkflowPage,
   executionIdFromLocation,
   parseJsonBody,
 } from './decode.ts';
 import { readVroErrorBody } from './error-body.ts';
+import { newestFirst } from './execution-history.ts';
 import {
   ExecutionWatcher,
   executionWatchKey,
   type ExecutionEvent,
   type WatcherOptions,
 } from './execution-watcher.ts';
-import type {
-  ExecutionRecord,
-  WireParameterValue,
-  WireRunRequest,
-  WireTagImportMode,
-  WorkflowPage,
-  WorkflowRecord,
+import { decodePresentation } from './presentation.ts';
+import { UpstreamError, UpstreamStatusError } from '../../errors.ts';
+import {
+  terminalStates,
+  type ExecutionHistoryPage,
+  type ExecutionRecord,
+  type FormRecord,
+  type LogEntryRecord,
+  type WireParameterValue,
+  type WireRunRequest,
+  type WireTagImportMode,
+  type WorkflowPage,
+  type WorkflowRecord,
 } from './wire.ts';
 
 export interface WorkflowQuery {
@@ -139,6 +148,90 @@ export class VroClient {
     );
   }
 
+  /** `GET /workflows/{id}/presentation/`: the workflow's input form. */
+  async getPresentation(call: CallContext, workflowId: string): Promise<FormRecord> {
+    const response = await this.#request(call, {
+      method: 'GET',
+      path: path`/workflows/${workflowId}/presentation/`,
+      route: '/workflows/{id}/presentation/',
+      headers: json,
+    });
+    return decodePresentation(parseJsonBody(response.body, response.status), response.status);
+  }
+
+  /** `GET /workflows/{id}/executions/?maxResult=&startIndex=`: runs in the server's order. */
+  async listExecutions(
+    call: CallContext,
+    workflowId: string,
+    query: { maxResult: number; startIndex: number },
+  ): Promise<ExecutionHistoryPage> {
+    const response = await this.#request(call, {
+      method: 'GET',
+      path: path`/workflows/${workflowId}/executions/`,
+      route: '/workflows/{id}/executions/',
+      query: { maxResult: query.maxResult, startIndex: query.startIndex },
+      headers: json,
+    });
+    return decodeExecutionHistory(
+      parseJsonBody(response.body, response.status),
+      workflowId,
+      response.status,
+    );
+  }
+
+  /** `limit` runs of the workflow after its `offset` newest, newest first, with the total. */
+  recentExecutions(
+    call: CallContext,
+    workflowId: string,
+    offset: number,
+    limit: number,
+  ): Promise<ExecutionHistoryPage> {
+    return newestFirst((query) => this.listExecutions(call, workflowId, query), offset, limit);
+  }
+
+  /** `GET /workflows/{id}/executions/{executionId}/logs/`, in vRO's order (newest first). */
+  async getExecutionLogs(
+    call: CallContext,
+    workflowId: string,
+    executionId: string,
+  ): Promise<LogEntryRecord[]> {
+    const response = await this.#request(call, {
+      method: 'GET',
+      path: path`/workflows/${workflowId}/executions/${executionId}/logs/`,
+      route: '/workflows/{id}/executions/{executionId}/logs/',
+      headers: json,
+    });
+    return decodeLogs(parseJsonBody(response.body, response.status), response.status);
+  }
+
+  /**
+   * `DELETE /workflows/{id}/executions/{executionId}/state` (204), then the
+   * execution as vRO reports it. vRO refuses to cancel a run that has ended
+   * with a 4xx whose status is unconfirmed (400 or 409): the run is read, and
+   * an ended one answers CONFLICT whatever the status was.
+   */
+  async cancelExecution(
+    call: CallContext,
+    workflowId: string,
+    executionId: string,
+  ): Promise<ExecutionRecord> {
+    try {
+      await this.#request(call, {
+        method: 'DELETE',
+        path: path`/workflows/${workflowId}/executions/${executionId}/state`,
+        route: '/workflows/{id}/executions/{executionId}/state',
+        headers: json,
+      });
+    } catch (error) {
+      if (!(error instanceof UpstreamStatusError) || ![400, 409].includes(error.status))
+        throw error;
+      const execution = await this.getExecution(call, workflowId, executionId);
+      if (terminalStates.has(execution.state)) throw new RunEndedError(execution, error);
+      throw error;
+    }
+    return this.getExecution(call, workflowId, executionId);
+  }
+
   /** `POST /packages`: the package streamed as the multipart part named `file`. */
   async importPackage(
     call: CallContext,
@@ -244,4 +337,16 @@ export function createVroClient(config: GatewayConfig, hooks: UpstreamHooks = {}
     }),
     { username: config.vro.username, password: config.vro.password },
   );
+}
+
+/** A cancel of a run that has already ended: CONFLICT, with what vRO said. */
+export class RunEndedError extends UpstreamError {
+  readonly code = 'CONFLICT';
+  constructor(execution: ExecutionRecord, refusal: UpstreamStatusError) {
+    super(
+      'CONFLICT',
+      `The run has already ended (${execution.state}): there is nothing to cancel.`,
+      refusal.upstream,
+    );
+  }
 }

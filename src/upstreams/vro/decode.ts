@@ -3,7 +3,9 @@ import { isSafeVroId } from './ids.ts';
 import { toIsoDate } from './unwrap-value.ts';
 import {
   executionStates,
+  type ExecutionHistoryPage,
   type ExecutionRecord,
+  type LogEntryRecord,
   type WireAttribute,
   type WireExecutionState,
   type WireParameterDecl,
@@ -38,9 +40,10 @@ export function decodeWorkflowPage(json: unknown, status: number): WorkflowPage 
   return { workflows, total };
 }
 
-function decodeSummary(link: Record<string, unknown>, status: number): WorkflowRecord {
+/** The `{name, value}` attributes of a query result item by name; null when it has none. */
+function attributesOf(link: Record<string, unknown>): Map<string, string | undefined> | null {
   const list = link['attributes'] ?? link['attribute'];
-  if (!Array.isArray(list)) throw bad('a workflow item without attributes', status);
+  if (!Array.isArray(list)) return null;
   const attributes = new Map<string, string | undefined>();
   for (const entry of list as unknown[]) {
     if (isObject(entry) && typeof entry['name'] === 'string') {
@@ -48,10 +51,19 @@ function decodeSummary(link: Record<string, unknown>, status: number): WorkflowR
       attributes.set(name, typeof value === 'string' ? value : undefined);
     }
   }
-  const text = (name: string): string | null => {
-    const value = attributes.get(name);
-    return value === undefined || value === '' ? null : value;
-  };
+  return attributes;
+}
+
+/** An attribute's value; null when missing or empty. */
+function textOf(attributes: Map<string, string | undefined>, name: string): string | null {
+  const value = attributes.get(name);
+  return value === undefined || value === '' ? null : value;
+}
+
+function decodeSummary(link: Record<string, unknown>, status: number): WorkflowRecord {
+  const attributes = attributesOf(link);
+  if (attributes === null) throw bad('a workflow item without attributes', status);
+  const text = (name: string): string | null => textOf(attributes, name);
   const flag = (name: string): boolean => attributes.get(name)?.toLowerCase() === 'true';
   const id = text('id');
   const name = attributes.get('name');
@@ -168,6 +180,80 @@ function decodeValues(list: unknown, status: number): WireParameterValue[] {
 }
 
 /**
+ * `GET /workflows/{id}/executions/`: `relations.total` and `relations.link[]`,
+ * where only the links with attributes are runs (`up` and `add` are not);
+ * dates are ISO strings there (upstream-facts.md).
+ */
+export function decodeExecutionHistory(
+  json: unknown,
+  workflowId: string,
+  status: number,
+): ExecutionHistoryPage {
+  const relations = isObject(json) ? json['relations'] : undefined;
+  if (!isObject(relations)) throw bad('a run history without relations', status);
+  const links = relations['link'] ?? [];
+  if (!Array.isArray(links)) throw bad('a run history whose link is not a list', status);
+  const executions = links
+    .filter(isObject)
+    .map((link) => [link, attributesOf(link)] as const)
+    .filter(
+      (entry): entry is readonly [Record<string, unknown>, Map<string, string | undefined>] =>
+        entry[1] !== null,
+    )
+    .map(([, attributes]) => {
+      const id = textOf(attributes, 'id');
+      const state = textOf(attributes, 'state');
+      if (id === null) throw bad('a run without an id', status);
+      if (!isExecutionState(state)) throw bad('a run in an unknown state', status);
+      const execution: ExecutionRecord = {
+        id,
+        workflowId,
+        name: textOf(attributes, 'name'),
+        state,
+        startDate: toIsoDate(textOf(attributes, 'startDate')),
+        endDate: toIsoDate(textOf(attributes, 'endDate')),
+        startedBy: textOf(attributes, 'startedBy'),
+        inputParameters: [],
+        outputParameters: [],
+        exception: null,
+        listed: true,
+      };
+      return execution;
+    });
+  const total = toCount(relations['total']) ?? executions.length;
+  return { total: Math.max(total, executions.length), executions };
+}
+
+/**
+ * `GET .../executions/{executionId}/logs/`: `{"logs":[{"entry":{...}}]}` with
+ * hyphenated keys; `time-stamp` is epoch ms, a number or a string.
+ */
+export function decodeLogs(json: unknown, status: number): LogEntryRecord[] {
+  const logs = isObject(json) ? (json['logs'] ?? []) : undefined;
+  if (!Array.isArray(logs)) throw bad('a log that is not a list', status);
+  return logs.map((item: unknown) => {
+    const entry = isObject(item) ? item['entry'] : undefined;
+    if (!isObject(entry)) throw bad('a log item without its entry', status);
+    const text = (key: string): string | null => {
+      const value = entry[key];
+      return typeof value === 'string' && value !== '' ? value : null;
+    };
+    const severity = text('severity');
+    const message = text('short-description') ?? text('long-description');
+    if (severity === null || message === null) {
+      throw bad('a log entry without its severity or description', status);
+    }
+    return {
+      severity,
+      timestamp: toIsoDate(entry['time-stamp']),
+      user: text('user'),
+      message,
+      detail: text('long-description'),
+    };
+  });
+}
+
+/**
  * The run answers 202 with no body and `Location: .../workflows/{id}/executions/{executionId}/`:
  * the execution id is its last path segment (upstream-facts.md).
  */
@@ -191,7 +277,7 @@ export function executionIdFromLocation(location: string | undefined, status: nu
   return executionId;
 }
 
-function isExecutionState(value: unknown): value is WireExecutionState {
+export function isExecutionState(value: unknown): value is WireExecutionState {
   return typeof value === 'string' && (executionStates as readonly string[]).includes(value);
 }
 
@@ -200,10 +286,10 @@ function toCount(value: unknown): number | undefined {
   return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function bad(reason: string, status: number): UpstreamBadResponseError {
+export function bad(reason: string, status?: number): UpstreamBadResponseError {
   return new UpstreamBadResponseError('vro', reason, status);
 }

@@ -123,7 +123,11 @@ export const terminalStates: ReadonlySet<WireExecutionState> = new Set([
   'canceled',
 ]);
 
-/** The mapper of WorkflowExecution. Dates are ISO strings. */
+/**
+ * The mapper of WorkflowExecution. Dates are ISO strings. A run read from a
+ * workflow's history (`listed`) has no parameters nor exception yet: the
+ * resolvers read its detail when one of them is selected.
+ */
 export interface ExecutionRecord {
   id: string;
   workflowId: string;
@@ -135,6 +139,43 @@ export interface ExecutionRecord {
   inputParameters: WireParameterValue[];
   outputParameters: WireParameterValue[];
   exception: string | null;
+  /** True when the record came from `GET /workflows/{id}/executions/` (no parameters nor exception). */
+  listed?: boolean;
+}
+
+/** A page of `GET /workflows/{id}/executions/`, in the server's order. */
+export interface ExecutionHistoryPage {
+  /** `relations.total`: every run vRO keeps for the workflow. */
+  total: number;
+  executions: ExecutionRecord[];
+}
+
+/** One field of a workflow's form (the mapper of WorkflowFormField). */
+export interface FormFieldRecord {
+  name: string;
+  type: string;
+  label: string | null;
+  description: string | null;
+  required: boolean;
+  hidden: boolean;
+  step: string | null;
+  group: string | null;
+  choices: unknown[] | null;
+  defaultValue: unknown;
+}
+
+/** `GET /workflows/{id}/presentation/` as the form a front-end draws. */
+export interface FormRecord {
+  fields: FormFieldRecord[];
+}
+
+/** An entry of `GET /workflows/{id}/executions/{executionId}/logs/`. */
+export interface LogEntryRecord {
+  severity: string;
+  timestamp: string | null;
+  user: string | null;
+  message: string;
+  detail: string | null;
 }
 
 /** The three exact values vRO accepts for `tagImportMode`. */

@@ -1,0 +1,179 @@
+/**
+ * The portal's GraphQL operations. GraphQL Code Generator's client preset
+ * reads them from this file (`npm run codegen`) and types each one in
+ * generated/: `graphql` is the identity at run time, and its type (the
+ * generated `gql.ts`) gives each document its result and variables types.
+ */
+
+/** @type {typeof import('./generated/gql.ts').graphql} */
+const graphql = /** @type {any} */ ((/** @type {string} */ source) => source);
+
+export const EntitledItems = graphql(`
+  query PortalEntitledItems {
+    entitledCatalogItems(first: 20) {
+      nodes {
+        id
+        name
+        description
+        businessGroups {
+          id
+          name
+        }
+        requestTemplate
+      }
+    }
+  }
+`);
+
+export const RequestItem = graphql(`
+  mutation PortalRequestItem($input: RequestCatalogItemInput!) {
+    requestCatalogItem(input: $input) {
+      request {
+        id
+        requestNumber
+        state
+        phase
+      }
+    }
+  }
+`);
+
+export const FollowRequest = graphql(`
+  subscription PortalFollowRequest($id: ID!) {
+    catalogRequest(id: $id) {
+      id
+      requestNumber
+      state
+      phase
+      final
+      dateCompleted
+    }
+  }
+`);
+
+export const RequestResources = graphql(`
+  query PortalRequestResources($id: ID!) {
+    catalogRequest(id: $id) {
+      id
+      state
+      resources {
+        id
+        name
+        resourceType
+        status
+        data
+        actions {
+          id
+          name
+          description
+        }
+      }
+    }
+  }
+`);
+
+export const RunAction = graphql(`
+  mutation PortalRunAction($input: RequestResourceActionInput!) {
+    requestResourceAction(input: $input) {
+      request {
+        id
+        requestNumber
+        state
+        phase
+      }
+    }
+  }
+`);
+
+export const Workflows = graphql(`
+  query PortalWorkflows($nameContains: String) {
+    workflows(filter: { nameContains: $nameContains }, first: 30) {
+      nodes {
+        id
+        name
+        categoryName
+      }
+    }
+  }
+`);
+
+export const WorkflowForm = graphql(`
+  query PortalWorkflowForm($id: ID!) {
+    workflow(id: $id) {
+      id
+      name
+      description
+      form {
+        fields {
+          name
+          type
+          label
+          description
+          required
+          hidden
+          step
+          group
+          choices
+          defaultValue
+        }
+      }
+      executions(first: 5) {
+        nodes {
+          id
+          state
+          startDate
+          startedBy
+        }
+      }
+    }
+  }
+`);
+
+export const RunWorkflow = graphql(`
+  mutation PortalRunWorkflow($id: ID!, $inputs: [WorkflowParameterInput!]) {
+    runWorkflow(workflowId: $id, inputs: $inputs) {
+      execution {
+        id
+        state
+      }
+    }
+  }
+`);
+
+export const FollowRun = graphql(`
+  subscription PortalFollowRun($workflowId: ID!, $executionId: ID!) {
+    workflowExecution(workflowId: $workflowId, executionId: $executionId) {
+      id
+      state
+      endDate
+      exception
+      outputParameters {
+        name
+        type
+        value
+      }
+    }
+  }
+`);
+
+export const RunLogs = graphql(`
+  query PortalRunLogs($workflowId: ID!, $executionId: ID!) {
+    workflowExecution(workflowId: $workflowId, executionId: $executionId) {
+      id
+      logs {
+        severity
+        timestamp
+        message
+      }
+    }
+  }
+`);
+
+export const CancelRun = graphql(`
+  mutation PortalCancelRun($workflowId: ID!, $executionId: ID!) {
+    cancelWorkflowExecution(workflowId: $workflowId, executionId: $executionId) {
+      id
+      state
+    }
+  }
+`);

@@ -1,0 +1,218 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, startStack, type Stack } from '../helpers/stack.ts';
+
+const executablePath = '/usr/bin/chromium';
+const missing = !existsSync(executablePath);
+if (missing) {
+  console.warn(
+    `test/browser/portal.test.ts is SKIPPED: ${executablePath} is absent (install it: apt-get install -y chromium; .ci/run does).`,
+  );
+}
+/** Screenshots of each screen, for a person to look at (gitignored). */
+const shots = new URL('../../test-results/portal/', import.meta.url);
+const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
+const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
+const waitForSignal = 'a28defe3-9bf0-4273-9247-6f57a5e5a5ab';
+
+describe.skipIf(missing)(
+  `The self-service portal in a real browser${missing ? ` (skipped: ${executablePath} is absent)` : ''}`,
+  () => {
+    let stack: Stack | undefined;
+    let server: Awaited<ReturnType<typeof listen>> | undefined;
+    let context: BrowserContext | undefined;
+    let page: Page | undefined;
+    let profile: string | undefined;
+    const blocked: string[] = [];
+    const requested: string[] = [];
+    const pageErrors: string[] = [];
+    const graphqlHeaders: Array<Record<string, string>> = [];
+
+    const shoot = (name: string) =>
+      page!.screenshot({ path: join(shots.pathname, `${name}.png`), fullPage: true });
+
+    beforeAll(async () => {
+      mkdirSync(shots, { recursive: true });
+      stack = await startStack({ vro: { stepMs: 400 }, vra: { requestStepMs: 250 } });
+      expect(stack.config.portal).toBe(true);
+      server = await listen(stack.gateway);
+      profile = mkdtempSync(join(tmpdir(), 'portal-chromium-'));
+      context = await chromium.launchPersistentContext(profile, {
+        executablePath,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        viewport: { width: 1280, height: 900 },
+      });
+      context.on('request', (request) => {
+        requested.push(request.url());
+        if (new URL(request.url()).pathname === '/graphql') graphqlHeaders.push(request.headers());
+      });
+      await context.route('**/*', async (route) => {
+        const url = new URL(route.request().url());
+        if (url.protocol === 'data:' || loopback.has(url.hostname)) await route.continue();
+        else {
+          blocked.push(url.href);
+          await route.abort('blockedbyclient');
+        }
+      });
+      page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+    }, 60_000);
+
+    afterAll(async () => {
+      await context?.close();
+      if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+      await server?.close();
+      await stack?.close();
+    });
+
+    it('lists the entitled catalog items, served entirely by the gateway', async () => {
+      await page!.goto(`${server!.url}/portal`, { waitUntil: 'load' });
+      expect(new URL(page!.url()).pathname).toBe('/portal/');
+      const card = page!.locator(`[data-item="${centos}"]`);
+      await card.waitFor({ timeout: 30_000 });
+      expect(await card.innerText()).toContain('CentOS 7 Machine');
+      expect(await page!.locator('#catalog-items .card').count()).toBeGreaterThan(1);
+      await shoot('01-catalog');
+    }, 60_000);
+
+    it('draws the request form from the template, submits it and shows the request advancing to its final state', async () => {
+      await page!.locator(`[data-item="${centos}"]`).click();
+      const cpu = page!.locator('#template-vSphere_Machine_1-data-cpu');
+      await cpu.waitFor({ timeout: 30_000 });
+      expect(await cpu.inputValue()).toBe('1');
+      expect(await page!.locator('#business-group option').count()).toBeGreaterThan(0);
+      await cpu.fill('2');
+      await page!.locator('#request-description').fill('Portal test machine');
+      await shoot('02-request-form');
+      await page!.locator('#request-form button[type=submit]').click();
+      const final = page!.locator('#catalog-progress [data-state="SUCCESSFUL"]').first();
+      await final.waitFor({ timeout: 30_000 });
+      // the states came one by one over the subscription
+      expect(await page!.locator('#catalog-progress .timeline li').count()).toBeGreaterThan(1);
+      const posted = stack!.vra.requests.filter(
+        (request) =>
+          request.method === 'POST' &&
+          request.path.endsWith(`/entitledCatalogItems/${centos}/requests`),
+      );
+      expect(posted).toHaveLength(1);
+      const sent = JSON.parse(posted[0]!.body.toString('utf8'));
+      expect(sent.description).toBe('Portal test machine');
+      expect(sent.data.vSphere_Machine_1.data.cpu).toBe(2);
+      expect(sent.data.vSphere_Machine_1.data.memory).toBe(2048);
+    }, 60_000);
+
+    it('then shows the machine with its actions, and runs one to its end', async () => {
+      const machine = page!
+        .locator('.resource')
+        .filter({ hasText: 'Infrastructure.Virtual' })
+        .first();
+      await machine.waitFor({ timeout: 30_000 });
+      await shoot('03-request-done');
+      await machine.locator('[data-action="Power Off"]').click();
+      await machine.locator('[data-state="SUCCESSFUL"]').first().waitFor({ timeout: 30_000 });
+      await shoot('04-resource-action');
+      const actionRequests = stack!.vra.requests.filter(
+        (request) =>
+          request.method === 'POST' &&
+          /\/resources\/[^/]+\/actions\/[^/]+\/requests$/.test(request.path),
+      );
+      expect(actionRequests).toHaveLength(1);
+      expect(actionRequests[0]!.path).toContain('/actions/8f664760-5d2d-4e97-8ae3-7fa515144f72/');
+    }, 60_000);
+
+    it('draws a workflow form with its steps, groups, choices and defaults, runs it and streams its state and log', async () => {
+      await page!.locator('nav button[data-tab="workflows"]').click();
+      await page!.locator('#workflow-query').fill('Provision Linux');
+      await page!.locator('#workflow-search button').click();
+      await page!.locator(`[data-workflow="${provisionLinux}"]`).click();
+      const hostname = page!.locator('#field-hostname');
+      await hostname.waitFor({ timeout: 30_000 });
+      const legends = await page!.locator('#workflow-form legend').allInnerTexts();
+      expect(legends).toEqual(['Machine', 'Placement']);
+      expect(await page!.locator('#workflow-form h4').allInnerTexts()).toEqual([
+        'Identity',
+        'Size',
+      ]);
+      expect(await page!.locator('#field-environment option').allInnerTexts()).toEqual([
+        'dev',
+        'test',
+        'prod',
+      ]);
+      expect(await page!.locator('#field-cpu').inputValue()).toBe('2');
+      // a hidden field is not drawn
+      expect(await page!.locator('#field-tags').count()).toBe(0);
+      await shoot('05-workflow-form');
+      // a required field left empty is refused before anything is sent
+      const runsBefore = stack!.vro.executions.length;
+      await page!.locator('#workflow-form button[type=submit]').click();
+      await page!.locator('#workflow-form .error').waitFor();
+      expect(await page!.locator('#workflow-form .error').innerText()).toContain(
+        'Host name is required',
+      );
+      expect(stack!.vro.executions.length).toBe(runsBefore);
+
+      await hostname.fill('web-42');
+      await page!.locator('#field-environment').selectOption({ label: 'test' });
+      await page!.locator('#workflow-form button[type=submit]').click();
+      await page!.locator('#workflow-run [data-state="RUNNING"]').waitFor({ timeout: 30_000 });
+      await page!.locator('#workflow-run [data-state="COMPLETED"]').waitFor({ timeout: 30_000 });
+      await expect
+        .poll(() => page!.locator('#workflow-run .logs').innerText(), { timeout: 10_000 })
+        .toContain('has completed');
+      expect(await page!.locator('#workflow-run .outputs').innerText()).toContain(
+        'web-42.corp.local',
+      );
+      await shoot('06-workflow-run');
+      const run = stack!.vro.executions.at(-1)!;
+      expect(run.workflowId).toBe(provisionLinux);
+      const byName = Object.fromEntries(run.parameters.map((p) => [p.name, p.value]));
+      expect(byName['hostname']).toEqual({ string: { value: 'web-42' } });
+      expect(byName['environment']).toEqual({ string: { value: 'test' } });
+      expect(byName['cpu']).toEqual({ number: { value: 2 } });
+    }, 60_000);
+
+    it('cancels a run that is still going and shows it CANCELED', async () => {
+      await page!.locator('#workflow-query').fill('Wait for signal');
+      await page!.locator('#workflow-search button').click();
+      await page!.locator(`[data-workflow="${waitForSignal}"]`).click();
+      await page!.locator('#field-timeoutMinutes').waitFor({ timeout: 30_000 });
+      await page!.locator('#workflow-form button[type=submit]').click();
+      const cancel = page!.locator('#cancel-run');
+      await cancel.waitFor({ timeout: 30_000 });
+      await cancel.click();
+      await page!.locator('#workflow-run [data-state="CANCELED"]').waitFor({ timeout: 30_000 });
+      await expect
+        .poll(() => page!.locator('#workflow-run .logs').innerText(), { timeout: 10_000 })
+        .toContain('has been canceled');
+      expect(await page!.locator('#workflow-run .outputs').innerText()).toBe('');
+      await shoot('07-workflow-canceled');
+      const deletes = stack!.vro.requests.filter((request) => request.method === 'DELETE');
+      expect(deletes).toHaveLength(1);
+      expect(deletes[0]!.path).toMatch(
+        new RegExp(`/workflows/${waitForSignal}/executions/[0-9a-f]+/state$`),
+      );
+    }, 60_000);
+
+    it('used only the gateway: no request left loopback, no script error, the CSRF header on every operation', () => {
+      expect(pageErrors).toEqual([]);
+      expect(blocked).toEqual([]);
+      expect(requested.every((url) => new URL(url).origin === server!.url)).toBe(true);
+      expect(graphqlHeaders.length).toBeGreaterThan(5);
+      for (const headers of graphqlHeaders) expect(headers['x-graphql-csrf']).toBe('1');
+    });
+  },
+);
