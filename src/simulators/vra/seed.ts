@@ -99,7 +99,7 @@ const typeLabels: Record<string, string> = {
 
 /** `{id, label}` with vRA's label for known type ids. */
 export function typeRef(id: string): SimRef {
-  return { id, label: typeLabels[id] ?? id };
+  return { id, label: Object.hasOwn(typeLabels, id) ? (typeLabels[id] ?? id) : id };
 }
 
 const businessGroups = [
