@@ -1,34 +1,24 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, chromiumPath, launchBrowser, type Browser } from '../helpers/browser.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
-const executablePath = '/usr/bin/chromium';
-const missing = !existsSync(executablePath);
-if (missing) {
-  console.warn(
-    `test/browser/portal.test.ts is SKIPPED: ${executablePath} is absent (install it: apt-get install -y chromium; .ci/run does).`,
-  );
-}
+const missing = browserMissing('test/browser/portal.test.ts');
 /** Screenshots of each screen, for a person to look at (gitignored). */
 const shots = new URL('../../test-results/portal/', import.meta.url);
-const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
 const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
 const waitForSignal = 'a28defe3-9bf0-4273-9247-6f57a5e5a5ab';
 
 describe.skipIf(missing)(
-  `The self-service portal in a real browser${missing ? ` (skipped: ${executablePath} is absent)` : ''}`,
+  `The self-service portal in a real browser${missing ? ` (skipped: ${chromiumPath} is absent)` : ''}`,
   () => {
     let stack: Stack | undefined;
     let server: Awaited<ReturnType<typeof listen>> | undefined;
-    let context: BrowserContext | undefined;
+    let browser: Browser | undefined;
     let page: Page | undefined;
-    let profile: string | undefined;
-    const blocked: string[] = [];
-    const requested: string[] = [];
     const pageErrors: string[] = [];
     const graphqlHeaders: Array<Record<string, string>> = [];
 
@@ -40,41 +30,16 @@ describe.skipIf(missing)(
       stack = await startStack({ vro: { stepMs: 400 }, vra: { requestStepMs: 250 } });
       expect(stack.config.portal).toBe(true);
       server = await listen(stack.gateway);
-      profile = mkdtempSync(join(tmpdir(), 'portal-chromium-'));
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-        viewport: { width: 1280, height: 900 },
-      });
-      context.on('request', (request) => {
-        requested.push(request.url());
+      browser = await launchBrowser({ width: 1280, height: 900 });
+      browser.context.on('request', (request) => {
         if (new URL(request.url()).pathname === '/graphql') graphqlHeaders.push(request.headers());
       });
-      await context.route('**/*', async (route) => {
-        const url = new URL(route.request().url());
-        if (url.protocol === 'data:' || loopback.has(url.hostname)) await route.continue();
-        else {
-          blocked.push(url.href);
-          await route.abort('blockedbyclient');
-        }
-      });
-      page = await context.newPage();
+      page = await browser.context.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
     }, 60_000);
 
     afterAll(async () => {
-      await context?.close();
-      if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+      await browser?.close();
       await server?.close();
       await stack?.close();
     });
@@ -209,8 +174,8 @@ describe.skipIf(missing)(
 
     it('used only the gateway: no request left loopback, no script error, the CSRF header on every operation', () => {
       expect(pageErrors).toEqual([]);
-      expect(blocked).toEqual([]);
-      expect(requested.every((url) => new URL(url).origin === server!.url)).toBe(true);
+      expect(browser!.blocked).toEqual([]);
+      expect(browser!.requested.every((url) => new URL(url).origin === server!.url)).toBe(true);
       expect(graphqlHeaders.length).toBeGreaterThan(5);
       for (const headers of graphqlHeaders) expect(headers['x-graphql-csrf']).toBe('1');
     });

@@ -33,7 +33,9 @@ export interface Browser {
 }
 
 /** A headless Chromium with a fresh profile that can reach loopback only. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(
+  viewport: { width: number; height: number } = { width: 1400, height: 2400 },
+): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'gateway-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
@@ -48,7 +50,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
-    viewport: { width: 1400, height: 2400 },
+    viewport,
   });
   const requested: string[] = [];
   const blocked: string[] = [];
