@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import { startRun, vroReceived } from '../helpers/vro-runs.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const echo = 'aefcfad8-efc8-4849-b3aa-7efe4458a885';
@@ -14,21 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack.close();
 });
-
-async function received<T>(action: () => Promise<T>): Promise<[T, RecordedRequest[]]> {
-  const mark = stack.vro.requests.length;
-  const result = await action();
-  return [result, stack.vro.requests.slice(mark)];
-}
-
-async function start(workflowId: string, inputs: unknown[] = []): Promise<string> {
-  const answer = await stack.gql<any>(
-    'mutation($w: ID!, $i: [WorkflowParameterInput!]) { runWorkflow(workflowId: $w, inputs: $i) { execution { id } } }',
-    { w: workflowId, i: inputs },
-  );
-  expect(answer.errors).toBeUndefined();
-  return answer.data?.runWorkflow.execution.id as string;
-}
 
 const executionQuery = `
   query($w: ID!, $e: ID!) {
@@ -47,7 +32,7 @@ async function read(workflowId: string, executionId: string): Promise<any> {
 describe('workflowExecution', () => {
   it('follows the run from INITIALIZING through RUNNING to COMPLETED, dates as ISO instants', async () => {
     const startedAt = stack.vro.now();
-    const id = await start(echo, [{ name: 'text', type: 'string', value: 'x' }]);
+    const id = await startRun(stack, echo, [{ name: 'text', type: 'string', value: 'x' }]);
     expect((await read(echo, id)).state).toBe('INITIALIZING');
     stack.vro.advance(step);
     expect(await read(echo, id)).toMatchObject({ state: 'RUNNING', endDate: null });
@@ -66,7 +51,7 @@ describe('workflowExecution', () => {
   });
 
   it('unwraps outputs to plain JSON: 326.0 is 326, arrays, properties, dates and SDK objects', async () => {
-    const id = await start(echo, [
+    const id = await startRun(stack, echo, [
       { name: 'count', type: 'number', value: 326 },
       { name: 'when', type: 'Date', value: '2014-12-19T21:43:46.833Z' },
       { name: 'matrix', type: 'Array/Array/number', value: [[1, 2], [3]] },
@@ -102,7 +87,7 @@ describe('workflowExecution', () => {
   });
 
   it('reports a failed run as FAILED with its exception', async () => {
-    const id = await start(alwaysFails);
+    const id = await startRun(stack, alwaysFails);
     stack.vro.advance(10 * step);
     expect(await read(alwaysFails, id)).toMatchObject({
       state: 'FAILED',
@@ -112,7 +97,7 @@ describe('workflowExecution', () => {
   });
 
   it('maps waiting-signal and canceled', async () => {
-    const id = await start(waitForSignal);
+    const id = await startRun(stack, waitForSignal);
     stack.vro.advance(2 * step);
     expect((await read(waitForSignal, id)).state).toBe('WAITING_SIGNAL');
     stack.vro.cancelExecution(id);
@@ -132,7 +117,7 @@ describe('workflowExecution', () => {
   });
 
   it('refuses unsafe ids with BAD_USER_INPUT before any call', async () => {
-    const [answer, sent] = await received(() =>
+    const [answer, sent] = await vroReceived(stack, () =>
       stack.gql<any>(executionQuery, { w: echo, e: '../../packages' }),
     );
     expect(sent).toHaveLength(0);
@@ -143,9 +128,9 @@ describe('workflowExecution', () => {
   });
 
   it('resolves the workflow of executions through one detail GET per workflow', async () => {
-    const first = await start(echo);
-    const second = await start(echo);
-    const [answer, sent] = await received(() =>
+    const first = await startRun(stack, echo);
+    const second = await startRun(stack, echo);
+    const [answer, sent] = await vroReceived(stack, () =>
       stack.gql<any>(`{
         a: workflowExecution(workflowId: "${echo}", executionId: "${first}") { workflow { id name version } }
         b: workflowExecution(workflowId: "${echo}", executionId: "${second}") { workflow { name inputParameters { name } } }
@@ -164,7 +149,7 @@ describe('workflowExecution', () => {
   });
 
   it('answers UPSTREAM_BAD_RESPONSE for a malformed execution body', async () => {
-    const id = await start(echo);
+    const id = await startRun(stack, echo);
     stack.vro.switches.malformedJson = true;
     try {
       const answer = await stack.gql<any>(executionQuery, { w: echo, e: id });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import { startRun, vroReceived } from '../helpers/vro-runs.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
@@ -18,27 +18,12 @@ afterAll(async () => {
   await stack.close();
 });
 
-async function received<T>(action: () => Promise<T>): Promise<[T, RecordedRequest[]]> {
-  const mark = stack.vro.requests.length;
-  const result = await action();
-  return [result, stack.vro.requests.slice(mark)];
-}
-
-async function start(workflowId: string, inputs: unknown[] = []): Promise<string> {
-  const answer = await stack.gql<any>(
-    'mutation($w: ID!, $i: [WorkflowParameterInput!]) { runWorkflow(workflowId: $w, inputs: $i) { execution { id } } }',
-    { w: workflowId, i: inputs },
-  );
-  expect(answer.errors).toBeUndefined();
-  return answer.data?.runWorkflow.execution.id as string;
-}
-
 const formQuery = `query($id: ID!) { workflow(id: $id) { form { fields {
   name type label description required hidden step group choices defaultValue } } } }`;
 
 describe('Workflow.form', () => {
   it('draws the captured presentation of Request Component: every input once, labels, requirements, drop-downs', async () => {
-    const [answer, calls] = await received(() =>
+    const [answer, calls] = await vroReceived(stack, () =>
       stack.gql<any>(formQuery, { id: requestComponent }),
     );
     expect(answer.errors).toBeUndefined();
@@ -105,7 +90,7 @@ describe('Workflow.form', () => {
   });
 
   it('reads the presentation once per workflow however often the form is selected', async () => {
-    const [answer, calls] = await received(() =>
+    const [answer, calls] = await vroReceived(stack, () =>
       stack.gql<any>(
         `query($id: ID!) { a: workflow(id: $id) { form { fields { name } } }
            b: workflow(id: $id) { form { fields { label } } } }`,
@@ -142,10 +127,14 @@ describe('Workflow.executions', () => {
   });
 
   it('pages newest first; a server that pages gets a one-run probe, then exactly the window', async () => {
-    const runs = [await start(echo), await start(echo), await start(echo)];
+    const runs = [
+      await startRun(stack, echo),
+      await startRun(stack, echo),
+      await startRun(stack, echo),
+    ];
     stack.vro.advance(step);
     const total = stack.vro.executions.filter((e) => e.workflowId === echo).length;
-    const [first, firstCalls] = await received(() =>
+    const [first, firstCalls] = await vroReceived(stack, () =>
       stack.gql<any>(historyQuery, { id: echo, first: 2 }),
     );
     expect(first.errors).toBeUndefined();
@@ -173,10 +162,10 @@ describe('Workflow.executions', () => {
   });
 
   it('cuts the page itself, from one call, when the server ignores maxResult and startIndex', async () => {
-    const runs = [await start(echo), await start(echo)];
+    const runs = [await startRun(stack, echo), await startRun(stack, echo)];
     stack.vro.switches.executionPaging = 'ignore';
     try {
-      const [answer, calls] = await received(() =>
+      const [answer, calls] = await vroReceived(stack, () =>
         stack.gql<any>(historyQuery, { id: echo, first: 2 }),
       );
       expect(answer.errors).toBeUndefined();
@@ -190,12 +179,12 @@ describe('Workflow.executions', () => {
   });
 
   it('reads the detail of a listed run only when its parameters or exception are selected', async () => {
-    const [plain, plainCalls] = await received(() =>
+    const [plain, plainCalls] = await vroReceived(stack, () =>
       stack.gql<any>(historyQuery, { id: requestComponent, first: 3 }),
     );
     expect(plain.errors).toBeUndefined();
     expect(plainCalls.some((call) => /\/executions\/[0-9a-f]{32}\/$/.test(call.path))).toBe(false);
-    const [detailed, detailCalls] = await received(() =>
+    const [detailed, detailCalls] = await vroReceived(stack, () =>
       stack.gql<any>(
         `query($id: ID!) { workflow(id: $id) { executions(first: 3) { nodes {
            state exception inputParameters { name value } } } } }`,
@@ -217,7 +206,9 @@ describe('Workflow.executions', () => {
       { id: echo, first: 0 },
       { id: echo, after: 'not-a-cursor' },
     ]) {
-      const [answer, calls] = await received(() => stack.gql<any>(historyQuery, variables));
+      const [answer, calls] = await vroReceived(stack, () =>
+        stack.gql<any>(historyQuery, variables),
+      );
       expect(answer.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
       expect(calls.filter((call) => call.path.endsWith('/executions/'))).toHaveLength(0);
     }
@@ -230,9 +221,9 @@ const logsQuery = `query($w: ID!, $e: ID!) { workflowExecution(workflowId: $w, e
 describe('WorkflowExecution.logs', () => {
   it('grows as the run advances, newest first, with epoch-ms time-stamps as ISO instants', async () => {
     const startedAt = stack.vro.now();
-    const id = await start(waitForSignal);
+    const id = await startRun(stack, waitForSignal);
     const read = async () => {
-      const [answer, calls] = await received(() =>
+      const [answer, calls] = await vroReceived(stack, () =>
         stack.gql<any>(logsQuery, { w: waitForSignal, e: id }),
       );
       expect(answer.errors).toBeUndefined();
@@ -274,9 +265,9 @@ const cancelMutation = `mutation($w: ID!, $e: ID!) { cancelWorkflowExecution(wor
 
 describe('cancelWorkflowExecution', () => {
   it('cancels a running run with DELETE .../state and answers it CANCELED', async () => {
-    const id = await start(waitForSignal);
+    const id = await startRun(stack, waitForSignal);
     stack.vro.advance(step);
-    const [answer, calls] = await received(() =>
+    const [answer, calls] = await vroReceived(stack, () =>
       stack.gql<any>(cancelMutation, { w: waitForSignal, e: id }),
     );
     expect(answer.errors).toBeUndefined();
@@ -302,9 +293,9 @@ describe('cancelWorkflowExecution', () => {
   });
 
   it('answers CONFLICT for a run that has already ended, with what vRO said, and changes nothing', async () => {
-    const id = await start(echo);
+    const id = await startRun(stack, echo);
     stack.vro.advance(10 * step);
-    const [answer, calls] = await received(() =>
+    const [answer, calls] = await vroReceived(stack, () =>
       stack.gql<any>(cancelMutation, { w: echo, e: id }),
     );
     expect(answer.data).toBeNull();
@@ -319,7 +310,7 @@ describe('cancelWorkflowExecution', () => {
   });
 
   it('answers CONFLICT too when the server refuses with 409', async () => {
-    const id = await start(echo);
+    const id = await startRun(stack, echo);
     stack.vro.advance(10 * step);
     stack.vro.faults.inject({
       fault: {
@@ -345,7 +336,7 @@ describe('cancelWorkflowExecution', () => {
   it('answers NOT_FOUND for an unknown run, and BAD_USER_INPUT for an id that cannot be one, before any call', async () => {
     const unknown = await stack.gql<any>(cancelMutation, { w: echo, e: 'f'.repeat(32) });
     expect(unknown.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
-    const [bad, calls] = await received(() =>
+    const [bad, calls] = await vroReceived(stack, () =>
       stack.gql<any>(cancelMutation, { w: echo, e: '../../packages' }),
     );
     expect(bad.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
@@ -354,7 +345,7 @@ describe('cancelWorkflowExecution', () => {
 
   it('completes the workflowExecution subscription of the run with CANCELED', async () => {
     const server = await listen(stack.gateway);
-    const id = await start(waitForSignal);
+    const id = await startRun(stack, waitForSignal);
     const subscription = await SseSubscription.open(
       server.url,
       'subscription($w: ID!, $e: ID!) { workflowExecution(workflowId: $w, executionId: $e) { state } }',
