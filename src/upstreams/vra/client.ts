@@ -29,7 +29,7 @@ import {
 import { readVraErrorBody } from './error-body.ts';
 import { maxPageSize, readAll, type PageRequest } from './paging.ts';
 import { asCallerMistake } from './refused-input.ts';
-import { SharedCache } from './shared-cache.ts';
+import { SharedCache } from '../../cache/shared-cache.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
 import { Watcher, watchKey, type WatchEvent, type WatcherOptions } from '../poller.ts';
 import type {

@@ -1,4 +1,4 @@
-import type { CacheStats } from '../../observability/metrics.ts';
+import type { CacheStats } from '../observability/metrics.ts';
 
 export interface SharedCacheOptions {
   /** Name in metrics (`gateway_cache_*{cache}`). */

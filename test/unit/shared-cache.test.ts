@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SharedCache } from '../../src/upstreams/vra/shared-cache.ts';
+import { SharedCache } from '../../src/cache/shared-cache.ts';
 
 /** A cache on a fake clock whose loads are answered by the test. */
 function setup(ttlMs = 1000, maxEntries = 10) {
