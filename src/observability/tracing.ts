@@ -19,7 +19,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import { redactSecrets } from '../http/redact.ts';
 import type { UpstreamAttempt, UpstreamCallEvent, UpstreamTracer } from '../http/upstream-http.ts';
 
-export const serviceName = 'vmw-graphql-gateway';
+const serviceName = 'vmw-graphql-gateway';
 
 export interface OperationSpanStart {
   /** `query`, `mutation` or `subscription`. */
@@ -32,7 +32,7 @@ export interface OperationSpanStart {
 }
 
 /** The OTLP/HTTP traces URL for an `OTEL_EXPORTER_OTLP_ENDPOINT` (the signal path is appended, as the variable means). */
-export function tracesUrl(endpoint: URL): string {
+function tracesUrl(endpoint: URL): string {
   const base = endpoint.href.replace(/\/+$/, '');
   return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
 }
