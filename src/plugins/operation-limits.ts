@@ -1,7 +1,15 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  Lexer,
+  parse,
+  Source,
+  TokenKind,
+  type ParseOptions,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Limits } from '../config.ts';
 
@@ -70,24 +78,39 @@ export function aliasesRule(max: number): ValidationRule {
   });
 }
 
-/** Depth and alias limits as validation rules, and the token limit enforced while parsing. */
+/** Whether `source` has more than `max` tokens, counted as graphql-js's parser counts them (all but the end). */
+function moreTokensThan(source: string | Source, max: number): boolean {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  try {
+    for (let count = 1; lexer.advance().kind !== TokenKind.EOF; count += 1) {
+      if (count > max) return true;
+    }
+  } catch {
+    // a lexical error before the limit: the parser's own error stands
+  }
+  return false;
+}
+
+/**
+ * Depth and alias limits as validation rules, and the token limit enforced by
+ * graphql-js's parser itself (its error carries no code: a document that fails
+ * to parse and is over the limit is refused for its size).
+ */
 export function operationLimits(limits: Limits): Plugin {
   const rules = [...depthRules(limits.maxDepth), aliasesRule(limits.maxAliases)];
-  // Armor's parser calls onReject at the first token too many; what it throws ends the parse.
-  const tokens = maxTokensPlugin({
-    n: limits.maxTokens,
-    onReject: [
-      () => {
-        throw new GraphQLError(
-          `The document has more than ${limits.maxTokens} tokens (MAX_TOKENS).`,
-          { extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
-        );
-      },
-    ],
-  }) as Plugin;
   return {
-    onPluginInit({ addPlugin }) {
-      addPlugin(tokens);
+    onParse({ setParseFn }) {
+      setParseFn((source: string | Source, options?: ParseOptions) => {
+        try {
+          return parse(source, { ...options, maxTokens: limits.maxTokens });
+        } catch (error) {
+          if (!moreTokensThan(source, limits.maxTokens)) throw error;
+          throw new GraphQLError(
+            `The document has more than ${limits.maxTokens} tokens (MAX_TOKENS).`,
+            { extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
+          );
+        }
+      });
     },
     onValidate({ addValidationRule }) {
       for (const rule of rules) addValidationRule(rule);
