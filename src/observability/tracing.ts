@@ -1,24 +1,25 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
-  createTraceState,
+  defaultTextMapSetter,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
-  TraceFlags,
   type Attributes,
   type Context,
   type Exception,
   type Span,
+  type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { redactSecrets } from '../http/redact.ts';
 import type { UpstreamAttempt, UpstreamCallEvent, UpstreamTracer } from '../http/upstream-http.ts';
 
-export const serviceName = 'vmw-graphql-gateway';
+const serviceName = 'vmw-graphql-gateway';
 
 export interface OperationSpanStart {
   /** `query`, `mutation` or `subscription`. */
@@ -26,18 +27,22 @@ export interface OperationSpanStart {
   /** The operation's name; undefined for an anonymous operation. */
   name: string | undefined;
   requestId: string;
-  /** The client's W3C `traceparent` header: the operation joins that trace. */
-  traceparent: string | null;
-  tracestate: string | null;
+  /** The client's request headers: with a W3C `traceparent` (and `tracestate`), the operation joins that trace. */
+  headers: Headers;
 }
 
 /** The OTLP/HTTP traces URL for an `OTEL_EXPORTER_OTLP_ENDPOINT` (the signal path is appended, as the variable means). */
-export function tracesUrl(endpoint: URL): string {
+function tracesUrl(endpoint: URL): string {
   const base = endpoint.href.replace(/\/+$/, '');
   return base.endsWith('/v1/traces') ? base : `${base}/v1/traces`;
 }
 
-const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const propagator = new W3CTraceContextPropagator();
+
+const headersGetter: TextMapGetter<Headers> = {
+  keys: (headers) => [...headers.keys()],
+  get: (headers, key) => headers.get(key) ?? undefined,
+};
 
 /**
  * Traces of the gateway: one span per GraphQL operation and a child span per
@@ -71,7 +76,7 @@ export class Tracing {
     return this.#tracer.startSpan(
       name ?? start.type,
       { kind: SpanKind.SERVER, attributes },
-      remoteParent(start.traceparent, start.tracestate),
+      propagator.extract(ROOT_CONTEXT, start.headers, headersGetter),
     );
   }
 
@@ -94,8 +99,10 @@ export class Tracing {
       { kind: SpanKind.CLIENT, attributes },
       this.#active.getStore() ?? ROOT_CONTEXT,
     );
+    const headers: Record<string, string> = {};
+    propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
     return {
-      headers: propagationHeaders(span),
+      headers,
       end: (event: UpstreamCallEvent) => {
         if (event.status !== null) span.setAttribute('http.response.status_code', event.status);
         span.setAttribute('gateway.upstream.outcome', event.outcome);
@@ -133,33 +140,4 @@ export function redactedException(error: unknown): Exception {
     message: redactSecrets(error.message),
     ...(error.stack === undefined ? {} : { stack: redactSecrets(error.stack) }),
   };
-}
-
-/** W3C trace context of a span, for the upstream it calls. */
-function propagationHeaders(span: Span): Record<string, string> {
-  const context = span.spanContext();
-  const flags = (context.traceFlags & TraceFlags.SAMPLED).toString(16).padStart(2, '0');
-  const headers: Record<string, string> = {
-    traceparent: `00-${context.traceId}-${context.spanId}-${flags}`,
-  };
-  const state = context.traceState?.serialize();
-  if (state !== undefined && state !== '') headers['tracestate'] = state;
-  return headers;
-}
-
-/** The client's trace as the parent context, or the root when it sent none (or a malformed one). */
-function remoteParent(traceparent: string | null, tracestate: string | null): Context {
-  const match = traceparentPattern.exec(traceparent?.trim().toLowerCase() ?? '');
-  const [, traceId, spanId, flags] = match ?? [];
-  if (traceId === undefined || spanId === undefined || flags === undefined) return ROOT_CONTEXT;
-  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
-    traceId,
-    spanId,
-    traceFlags: Number.parseInt(flags, 16) & TraceFlags.SAMPLED,
-    isRemote: true,
-    ...(tracestate === null || tracestate.trim() === ''
-      ? {}
-      : { traceState: createTraceState(tracestate) }),
-  });
 }

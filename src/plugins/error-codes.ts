@@ -1,24 +1,85 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import {
+  coerceInputValue,
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  isEnumType,
+  isInputObjectType,
+  isInputType,
+  isListType,
+  Kind,
+  typeFromAST,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLInputType,
+  type VariableDefinitionNode,
+} from 'graphql';
 import { usePayloadFormatter, type Plugin } from 'graphql-yoga';
 
-/**
- * graphql-js reports a variable that does not fit its type (or a required one
- * that is missing or null) without a code.
- * An unknown enum value (a descriptive tag import phrase, say) is a schema
- * violation like the same value written inline: GRAPHQL_VALIDATION_FAILED;
- * any other unfit variable is BAD_USER_INPUT.
- */
-function codeFor(error: GraphQLError): string {
-  if (
-    /^Variable "\$[^"]+" (got invalid value|of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)/.test(
-      error.message,
-    )
-  ) {
-    return /does not exist in "[^"]+" enum/.test(error.message)
-      ? 'GRAPHQL_VALIDATION_FAILED'
-      : 'BAD_USER_INPUT';
+/** The input type at `path` (list indices, input fields) within `type`. */
+function typeAt(
+  type: GraphQLInputType,
+  path: ReadonlyArray<string | number>,
+): GraphQLInputType | undefined {
+  let at: GraphQLInputType | undefined = type;
+  for (const key of path) {
+    const bare: GraphQLInputType | undefined = at === undefined ? undefined : getNullableType(at);
+    if (typeof key === 'number') at = isListType(bare) ? bare.ofType : undefined;
+    else at = isInputObjectType(bare) ? bare.getFields()[key]?.type : undefined;
   }
-  return 'INTERNAL_SERVER_ERROR';
+  return at;
+}
+
+/**
+ * The codes of a variable's errors, in graphql-js's order, found by coercing
+ * it again with graphql-js's `coerceInputValue`, which names the place of each
+ * failure. An unknown enum value (a descriptive tag import phrase, say) is a
+ * schema violation like the same value written inline:
+ * GRAPHQL_VALIDATION_FAILED; any other unfit value (a required one missing or
+ * null included) is BAD_USER_INPUT.
+ */
+function variableCodes(args: ExecutionArgs, definition: VariableDefinitionNode): string[] {
+  const type = typeFromAST(args.schema, definition.type);
+  if (type === undefined || !isInputType(type)) return [];
+  const codes: string[] = [];
+  const value = args.variableValues?.[definition.variable.name.value];
+  coerceInputValue(value, type, (path, invalid) => {
+    const at = typeAt(type, path);
+    const unknownEnumValue = invalid != null && at !== undefined && isEnumType(getNamedType(at));
+    codes.push(unknownEnumValue ? 'GRAPHQL_VALIDATION_FAILED' : 'BAD_USER_INPUT');
+  });
+  return codes;
+}
+
+/**
+ * The code for each error that has none. graphql-js refuses a variable that
+ * does not fit its type with an error on the variable's definition and no
+ * code; any other error without one is a bug: INTERNAL_SERVER_ERROR.
+ */
+function codesFor(args: ExecutionArgs | undefined): (error: GraphQLError) => string {
+  const byVariable = new Map<VariableDefinitionNode, string[]>();
+  return (error) => {
+    const node = error.nodes?.[0];
+    if (node?.kind !== Kind.VARIABLE_DEFINITION) return 'INTERNAL_SERVER_ERROR';
+    if (args === undefined) return 'BAD_USER_INPUT';
+    let codes = byVariable.get(node);
+    if (codes === undefined) {
+      codes = variableCodes(args, node);
+      byVariable.set(node, codes);
+    }
+    return codes.shift() ?? 'BAD_USER_INPUT';
+  };
+}
+
+function recoded(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes ?? null,
+    source: error.source ?? null,
+    positions: error.positions ?? null,
+    path: error.path ?? null,
+    originalError: error.originalError ?? null,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 /**
@@ -36,7 +97,7 @@ const yogaRequestCodes = new Set([
 /** The contract code an error carries, or the one the gateway gives it when it carries none. */
 export function contractCodeOf(error: GraphQLError): string {
   const code = error.extensions['code'];
-  if (typeof code !== 'string') return codeFor(error);
+  if (typeof code !== 'string') return codesFor(undefined)(error);
   return yogaRequestCodes.has(code) ? 'BAD_USER_INPUT' : code;
 }
 
@@ -44,42 +105,31 @@ function withContractCode(result: ExecutionResult): ExecutionResult {
   if (result.errors === undefined) return result;
   const errors = result.errors.map((error) => {
     const code = error.extensions['code'];
-    if (typeof code !== 'string' || !yogaRequestCodes.has(code)) return error;
-    return new GraphQLError(error.message, {
-      nodes: error.nodes ?? null,
-      source: error.source ?? null,
-      positions: error.positions ?? null,
-      path: error.path ?? null,
-      originalError: error.originalError ?? null,
-      extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
-    });
+    return typeof code === 'string' && yogaRequestCodes.has(code)
+      ? recoded(error, 'BAD_USER_INPUT')
+      : error;
   });
   return { ...result, errors };
 }
 
+/** The result with a contract code on every error, or false when each has one. */
+function withCodes(result: ExecutionResult, args: ExecutionArgs): ExecutionResult | false {
+  const errors = result.errors;
+  if (errors === undefined || errors.every((e) => typeof e.extensions['code'] === 'string')) {
+    return false;
+  }
+  const codeOf = codesFor(args);
+  return {
+    ...result,
+    errors: errors.map((error) =>
+      typeof error.extensions['code'] === 'string' ? error : recoded(error, codeOf(error)),
+    ),
+  };
+}
+
 /** Gives every error in every result (subscriptions and refused requests included) a contract `extensions.code`. */
 export function errorCodes(): Plugin {
-  const formatter = usePayloadFormatter((result: ExecutionResult) => {
-    if (
-      result.errors === undefined ||
-      result.errors.every((e) => typeof e.extensions['code'] === 'string')
-    ) {
-      return false;
-    }
-    const errors = result.errors.map((error) =>
-      typeof error.extensions['code'] === 'string'
-        ? error
-        : new GraphQLError(error.message, {
-            nodes: error.nodes ?? null,
-            source: error.source ?? null,
-            positions: error.positions ?? null,
-            path: error.path ?? null,
-            originalError: error.originalError ?? null,
-            extensions: { ...error.extensions, code: codeFor(error) },
-          }),
-    );
-    return { ...result, errors };
-  }) as unknown as Plugin;
+  const formatter = usePayloadFormatter(withCodes) as unknown as Plugin;
   return {
     onPluginInit(payload) {
       payload.addPlugin(formatter);

@@ -1,120 +1,114 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
-  Kind,
+  Lexer,
   parse,
-  type ASTVisitor,
-  type FragmentDefinitionNode,
+  Source,
+  TokenKind,
   type ParseOptions,
-  type Source,
-  type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Limits } from '../config.ts';
 
-const refuse = (message: string): GraphQLError =>
-  new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
-
-const introspectionRoots = new Set(['__schema', '__type']);
-/** GraphiQL's full introspection query nests 14 deep; its shape is fixed by the schema. */
+/** GraphiQL's full introspection query nests 15 deep; its shape is fixed by the schema. */
 const introspectionDepth = 16;
 
+type Refusal = {
+  onReject: [(context: ValidationContext | null) => void];
+  propagateOnRejection: false;
+};
+
 /**
- * Refuses a selection nested deeper than `max` fields (fragments followed,
- * cycles cut); introspection gets the depth GraphiQL needs.
+ * Options for GraphQL Armor's rules of one limit: they refuse through their
+ * `onReject` callback with the contract's code and a message naming the
+ * variable (Armor's own errors carry no code), once per document however many
+ * of the limit's rules and operations break it.
  */
-export function maxDepthRule(max: number): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of context.getDocument().definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION)
-        fragments.set(definition.name.value, definition);
+function refusals(): (message: string) => Refusal {
+  const refused = new WeakSet<ValidationContext>();
+  return (message) => ({
+    onReject: [
+      (context) => {
+        if (context === null || refused.has(context)) return;
+        refused.add(context);
+        context.reportError(
+          new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+        );
+      },
+    ],
+    propagateOnRejection: false,
+  });
+}
+
+/**
+ * Refuses a selection nested deeper than `max` fields (fragments followed
+ * without adding a level); introspection (`__schema`) gets the depth GraphiQL
+ * needs.
+ */
+export function depthRules(max: number): ValidationRule[] {
+  const message = (limit: number) =>
+    `The operation is nested deeper than ${limit} fields (MAX_QUERY_DEPTH).`;
+  const introspectionLimit = Math.max(max, introspectionDepth);
+  const refuseOnce = refusals();
+  return [
+    maxDepthRule({
+      n: max,
+      flattenFragments: true,
+      ignoreIntrospection: true,
+      ...refuseOnce(message(max)),
+    }),
+    maxDepthRule({
+      n: introspectionLimit,
+      flattenFragments: true,
+      ignoreIntrospection: false,
+      ...refuseOnce(message(introspectionLimit)),
+    }),
+  ];
+}
+
+/** Refuses an operation with more than `max` aliases (`__typename` included, fragments counted where spread). */
+export function aliasesRule(max: number): ValidationRule {
+  return maxAliasesRule({
+    n: max,
+    allowList: [],
+    ...refusals()(`The operation has more than ${max} aliases (MAX_ALIASES).`),
+  });
+}
+
+/** Whether `source` has more than `max` tokens, counted as graphql-js's parser counts them (all but the end). */
+function moreTokensThan(source: string | Source, max: number): boolean {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  try {
+    for (let count = 1; lexer.advance().kind !== TokenKind.EOF; count += 1) {
+      if (count > max) return true;
     }
-    const depthOf = (set: SelectionSetNode, seen: ReadonlySet<string>): number => {
-      let deepest = 0;
-      for (const selection of set.selections) {
-        if (selection.kind === Kind.FIELD) {
-          const below =
-            selection.selectionSet === undefined ? 0 : depthOf(selection.selectionSet, seen);
-          deepest = Math.max(deepest, (selection.name.value.startsWith('__') ? 0 : 1) + below);
-        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          deepest = Math.max(deepest, depthOf(selection.selectionSet, seen));
-        } else {
-          const name = selection.name.value;
-          const fragment = fragments.get(name);
-          if (fragment !== undefined && !seen.has(name)) {
-            deepest = Math.max(deepest, depthOf(fragment.selectionSet, new Set([...seen, name])));
-          }
-        }
-        if (deepest > max) return deepest;
-      }
-      return deepest;
-    };
-    return {
-      OperationDefinition(operation) {
-        for (const selection of operation.selectionSet.selections) {
-          const introspection =
-            selection.kind === Kind.FIELD && introspectionRoots.has(selection.name.value);
-          const limit = introspection ? Math.max(max, introspectionDepth) : max;
-          const depth = depthOf({ kind: Kind.SELECTION_SET, selections: [selection] }, new Set());
-          if (depth > limit) {
-            context.reportError(
-              refuse(`The operation is nested deeper than ${limit} fields (MAX_QUERY_DEPTH).`),
-            );
-            return;
-          }
-        }
-      },
-    };
-  };
+  } catch {
+    // a lexical error before the limit: the parser's own error stands
+  }
+  return false;
 }
 
-/** Refuses a document with more than `max` aliases. */
-export function maxAliasesRule(max: number): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => {
-    let aliases = 0;
-    return {
-      Field(field) {
-        if (field.alias !== undefined) aliases += 1;
-      },
-      Document: {
-        leave() {
-          if (aliases > max) {
-            context.reportError(
-              refuse(
-                `The document has ${aliases} aliases; at most ${max} are allowed (MAX_ALIASES).`,
-              ),
-            );
-          }
-        },
-      },
-    };
-  };
-}
-
-/** Depth and alias limits as validation rules, and the token limit enforced by the parser itself. */
+/**
+ * Depth and alias limits as validation rules, and the token limit enforced by
+ * graphql-js's parser itself (its error carries no code: a document that fails
+ * to parse and is over the limit is refused for its size).
+ */
 export function operationLimits(limits: Limits): Plugin {
-  const rules = [maxDepthRule(limits.maxDepth), maxAliasesRule(limits.maxAliases)];
+  const rules = [...depthRules(limits.maxDepth), aliasesRule(limits.maxAliases)];
   return {
     onParse({ setParseFn }) {
       setParseFn((source: string | Source, options?: ParseOptions) => {
         try {
           return parse(source, { ...options, maxTokens: limits.maxTokens });
         } catch (error) {
-          // graphql 16 says "Document contains more that N tokens" (sic).
-          if (
-            error instanceof GraphQLError &&
-            /contains more th(?:an|at) \d+ tokens/.test(error.message)
-          ) {
-            throw new GraphQLError(
-              `The document has more than ${limits.maxTokens} tokens (MAX_TOKENS).`,
-              {
-                extensions: { code: 'GRAPHQL_PARSE_FAILED' },
-              },
-            );
-          }
-          throw error;
+          if (!moreTokensThan(source, limits.maxTokens)) throw error;
+          throw new GraphQLError(
+            `The document has more than ${limits.maxTokens} tokens (MAX_TOKENS).`,
+            { extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
+          );
         }
       });
     },

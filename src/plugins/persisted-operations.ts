@@ -153,7 +153,7 @@ function parseOrUndefined(query: string, maxTokens: number): DocumentNode | unde
 const metaFields = new Set(['__schema', '__type', '__typename']);
 
 /** True when every operation of the document selects only `__schema`, `__type` and `__typename`. */
-export function introspectionOnly(document: DocumentNode): boolean {
+function introspectionOnly(document: DocumentNode): boolean {
   const fragments = new Map<string, SelectionSetNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import { servePath } from './serve-path.ts';
 
-export const portalPath = '/portal';
+const portalPath = '/portal';
 
 const types: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

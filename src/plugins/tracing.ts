@@ -23,8 +23,7 @@ export function tracingPlugin(tracing: Tracing): Plugin {
       type: operation?.operation ?? 'query',
       name: operation?.name?.value ?? undefined,
       requestId: requestInfo(request).requestId,
-      traceparent: request.headers.get('traceparent'),
-      tracestate: request.headers.get('tracestate'),
+      headers: request.headers,
     });
   };
   return {

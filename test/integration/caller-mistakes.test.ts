@@ -5,7 +5,7 @@
  * tell beforehand never reaches the appliance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import { startStack, upstreamCalls, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -81,5 +81,53 @@ describe('workflow filters', () => {
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('longer than 255 characters');
+  });
+});
+
+describe('variables that do not fit their type', () => {
+  const codes = async (query: string, variables: Record<string, unknown>) => {
+    const before = upstreamCalls(stack);
+    const answer = await stack.gql<any>(query, variables);
+    expect(answer.data ?? null).toBeNull();
+    expect(upstreamCalls(stack)).toBe(before);
+    return answer.errors?.map((e) => e.extensions?.['code']);
+  };
+  const addRule = `mutation ($rule: FirewallRuleInput!) { addApplicationFirewallRule(portGroupId: "dvportgroup-63", rule: $rule) { generationNumber } }`;
+
+  it('answers BAD_USER_INPUT for a required variable missing or null, or a value of another type, calling no upstream', async () => {
+    const ipSet = 'query ($id: ID!) { ipSet(id: $id) { name } }';
+    expect(await codes(ipSet, {})).toEqual(['BAD_USER_INPUT']);
+    expect(await codes(ipSet, { id: null })).toEqual(['BAD_USER_INPUT']);
+    const page = 'query ($first: Int) { workflows(first: $first) { totalCount } }';
+    expect(await codes(page, { first: 'ten' })).toEqual(['BAD_USER_INPUT']);
+    expect(await codes(addRule, { rule: { disabled: false } })).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('answers GRAPHQL_VALIDATION_FAILED for an unknown enum value inside an input object', async () => {
+    expect(await codes(addRule, { rule: { action: 'allow', layer: 'LAYER9' } })).toEqual([
+      'GRAPHQL_VALIDATION_FAILED',
+    ]);
+  });
+
+  it('gives each fault of one variable its own code', async () => {
+    const rule = { action: 'allow', layer: 'LAYER9', disabled: 'yes' };
+    expect(await codes(addRule, { rule })).toEqual(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+  });
+
+  it('refuses a subscription whose variable is missing with BAD_USER_INPUT', async () => {
+    const response = await stack.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({
+        query:
+          'subscription ($executionId: ID!) { workflowExecution(workflowId: "w", executionId: $executionId) { id } }',
+        variables: {},
+      }),
+    });
+    const data = /^data: (.*)$/m.exec(await response.text())?.[1];
+    const event = JSON.parse(data ?? '{}') as {
+      errors?: Array<{ extensions?: { code?: string } }>;
+    };
+    expect(event.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
   });
 });

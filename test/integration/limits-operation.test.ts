@@ -80,6 +80,14 @@ describe('operation limits', () => {
     expect(answer.errors?.[0]?.message).toContain('MAX_TOKENS');
   });
 
+  it('keeps the parser’s own message for a document within MAX_TOKENS that does not parse', async () => {
+    const answer = await expectRefused(
+      '{ workflows(first: 1) { totalCount }',
+      'GRAPHQL_PARSE_FAILED',
+    );
+    expect(answer.errors?.[0]?.message).toBe('Syntax Error: Expected Name, found <EOF>.');
+  });
+
   it('lets the introspection query GraphiQL sends through the default limits', async () => {
     const answer = await defaults.gql(getIntrospectionQuery({ descriptions: true }));
     expect(answer.errors).toBeUndefined();

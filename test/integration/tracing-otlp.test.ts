@@ -213,6 +213,31 @@ describe('traces over OTLP/HTTP', () => {
     expect(children[0]?.traceId).toBe(traceId);
   });
 
+  it('carries the client’s tracestate to the upstream, beside a traceparent of its own span', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const before = allRequests().length;
+    await stack.gql<any>('query State { ipSets { id } }', undefined, {
+      'x-request-id': 'trace-state',
+      traceparent: `00-${traceId}-b7ad6b7169203331-01`,
+      tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7',
+    });
+    const { children } = await spansOf('trace-state');
+    const sent = allRequests().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['tracestate']).toBe('congo=t61rcWkgMzE,rojo=00f067aa0ba902b7');
+    expect(sent[0]?.headers['traceparent']).toBe(`00-${traceId}-${children[0]?.spanId}-01`);
+  });
+
+  it('starts a trace of its own when the client’s traceparent is malformed', async () => {
+    await stack.gql<any>('query Malformed { ipSets { id } }', undefined, {
+      'x-request-id': 'trace-malformed',
+      traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`,
+    });
+    const { operation } = await spansOf('trace-malformed');
+    expect(operation.traceId).not.toBe('0'.repeat(32));
+    expect(operation.parentSpanId ?? '').toBe('');
+  });
+
   it('names an anonymous operation after its type and traces a mutation', async () => {
     await stack.gql<any>('mutation { forceSyncEdge(edgeId: "edge-1") { accepted } }', undefined, {
       'x-request-id': 'trace-anonymous',

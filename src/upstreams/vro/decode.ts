@@ -277,7 +277,7 @@ export function executionIdFromLocation(location: string | undefined, status: nu
   return executionId;
 }
 
-export function isExecutionState(value: unknown): value is WireExecutionState {
+function isExecutionState(value: unknown): value is WireExecutionState {
   return typeof value === 'string' && (executionStates as readonly string[]).includes(value);
 }
 
