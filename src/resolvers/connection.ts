@@ -59,9 +59,7 @@ function legacyOffset(cursor: string): number | undefined {
   const match = /^offset:(0|[1-9]\d{0,8})$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
   if (match?.[1] === undefined) return undefined;
   const offset = Number(match[1]);
-  return Buffer.from(`offset:${offset}`, 'utf8').toString('base64') === cursor
-    ? offset
-    : undefined;
+  return Buffer.from(`offset:${offset}`, 'utf8').toString('base64') === cursor ? offset : undefined;
 }
 
 /**
