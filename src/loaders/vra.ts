@@ -45,7 +45,7 @@ export interface VraLoaders {
 }
 
 /** A provider key the provider list does not hold: the GraphQL field answers null. */
-export class ProviderNotFoundError extends Error {
+class ProviderNotFoundError extends Error {
   constructor(what: string) {
     super(`No catalog provider ${what}.`);
     this.name = 'ProviderNotFoundError';

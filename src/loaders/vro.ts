@@ -11,13 +11,13 @@ import type {
 } from '../upstreams/vro/wire.ts';
 
 /** A run: its workflow id and its id. */
-export interface ExecutionKey {
+interface ExecutionKey {
   workflowId: string;
   executionId: string;
 }
 
 /** A newest-first page of a workflow's runs. */
-export interface HistoryKey {
+interface HistoryKey {
   workflowId: string;
   offset: number;
   limit: number;

@@ -21,7 +21,7 @@ const largestFirst = {
 } as const;
 
 /** Which list a cursor belongs to: a providers cursor is refused by catalogItems. */
-export type ConnectionKind = keyof typeof largestFirst;
+type ConnectionKind = keyof typeof largestFirst;
 
 /** Positions below 10^9 keep vRA's page * limit inside a Java int. */
 const cursorPattern = /^([A-Za-z]+):(0|[1-9]\d{0,8})$/;
@@ -83,12 +83,12 @@ export function connectionWindow(
 }
 
 /** Items read from `offset`, and how many the whole list holds. */
-export interface ConnectionPage<T> {
+interface ConnectionPage<T> {
   items: T[];
   totalCount: number;
 }
 
-export interface Connection<T> {
+interface Connection<T> {
   edges: Array<{ cursor: string; node: T }>;
   nodes: T[];
   pageInfo: {
