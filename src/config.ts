@@ -5,6 +5,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { defaultResilience } from './http/resilience-defaults.ts';
 import {
   loadPersistedOperations,
   PersistedOperationsFileError,
@@ -125,10 +126,11 @@ export class ConfigError extends Error {
 /** Reads and validates the whole configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: Env): Config {
   const read = reader(env);
+  const { retry, circuit, concurrency } = defaultResilience;
   const config: Config = {
     port: read.integer('PORT', 4000, 0, 65535),
     host: read.text('HOST') ?? '127.0.0.1',
-    upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', 30000, 1, 600000),
+    upstreamTimeoutMs: read.integer('UPSTREAM_TIMEOUT_MS', defaultResilience.timeoutMs, 1, 600000),
     vro: {
       ...read.upstream('VRO'),
       authMode: read.oneOf('VRO_AUTH_MODE', ['basic', 'vra-token'] as const) ?? 'basic',
@@ -162,11 +164,16 @@ export function loadConfig(env: Env): Config {
       maxUploadBytes: read.integer('MAX_UPLOAD_BYTES', 104_857_600, 1024, 10_737_418_240),
     },
     resilience: {
-      retries: read.integer('UPSTREAM_RETRIES', 2, 0, 10),
-      maxConcurrent: read.integer('UPSTREAM_MAX_CONCURRENCY', 32, 1, 10000),
-      maxQueue: read.integer('UPSTREAM_MAX_QUEUE', 256, 0, 1_000_000),
-      circuitFailureThreshold: read.integer('CIRCUIT_FAILURE_THRESHOLD', 5, 1, 10000),
-      circuitResetMs: read.integer('CIRCUIT_RESET_MS', 10_000, 100, 3_600_000),
+      retries: read.integer('UPSTREAM_RETRIES', retry.retries, 0, 10),
+      maxConcurrent: read.integer('UPSTREAM_MAX_CONCURRENCY', concurrency.maxConcurrent, 1, 10000),
+      maxQueue: read.integer('UPSTREAM_MAX_QUEUE', concurrency.maxQueue, 0, 1_000_000),
+      circuitFailureThreshold: read.integer(
+        'CIRCUIT_FAILURE_THRESHOLD',
+        circuit.failureThreshold,
+        1,
+        10000,
+      ),
+      circuitResetMs: read.integer('CIRCUIT_RESET_MS', circuit.resetMs, 100, 3_600_000),
     },
     readyProbeIntervalMs: read.integer('READY_PROBE_INTERVAL_MS', 10_000, 100, 30_000),
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),

@@ -48,7 +48,7 @@ export function createContext(
     stats: info,
     operation: operationCalls(request),
   };
-  return { call, clients, config, loaders: createLoaders(clients, call, config) };
+  return { call, clients, config, loaders: createLoaders(clients, call) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { BodyCharsetError, decodeBody } from './body-charset.ts';
 import { abortReason } from './concurrency-limiter.ts';
 
-export interface TextAnswer {
+interface TextAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   /** The whole body, decoded in the character set it declares (body-charset.ts). */

@@ -11,14 +11,14 @@ export interface StreamableFile {
   stream(): AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
 }
 
-export interface MultipartFilePart {
+interface MultipartFilePart {
   name: string;
   filename: string;
   contentType?: string;
   file: StreamableFile;
 }
 
-export interface MultipartBody {
+interface MultipartBody {
   /** The parts as they are read: a file part's bytes are never gathered into one buffer. */
   body: Readable;
   /** `multipart/form-data; boundary=...` */

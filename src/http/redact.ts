@@ -1,5 +1,5 @@
 /** What an upstream may repeat back in an error body, and must not reach a client or a log. */
-export interface Sensitive {
+interface Sensitive {
   /** The `Authorization` value sent (its credential, and a Basic password, are redacted too). */
   authorization?: string | undefined;
   /** Other values sent, e.g. a password in a token request body. */

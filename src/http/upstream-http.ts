@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { UpstreamCredentials } from '../credentials.ts';
-import { Pool, type Dispatcher, type FormData } from 'undici';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Pool, type Dispatcher } from 'undici';
 import {
   UpstreamBadResponseError,
   UpstreamError,
@@ -13,9 +14,10 @@ import {
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
-import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
+import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
+import { defaultResilience } from './resilience-defaults.ts';
 import { authorizationSecrets, redact } from './redact.ts';
 import {
   backoffMs,
@@ -26,9 +28,6 @@ import {
 } from './retry-policy.ts';
 
 /** What every upstream call carries from the GraphQL request that needs it. */
-/** Multipart bodies for upstream calls (undici's, so that a large part is streamed, not buffered). */
-export { FormData } from 'undici';
-
 export interface CallContext {
   /** Aborted when the client goes away: the upstream request is aborted with it. */
   readonly signal: AbortSignal;
@@ -52,7 +51,7 @@ export interface UpstreamRequest {
   route: string;
   query?: Readonly<Record<string, QueryValue>>;
   headers?: Readonly<Record<string, string>>;
-  body?: string | Uint8Array | FormData | Readable;
+  body?: string | Uint8Array | Readable;
   /** `Authorization` header value. */
   authorization?: string;
   /** Values sent in the body that an error must never repeat (e.g. a password). */
@@ -141,12 +140,6 @@ export interface UpstreamHealth {
   queued: number;
 }
 
-export const defaultResilience = {
-  retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 } satisfies RetryPolicy,
-  circuit: { failureThreshold: 5, resetMs: 10_000 },
-  concurrency: { maxConcurrent: 32, maxQueue: 256 },
-};
-
 /**
  * The one road to an upstream: a keep-alive pool, one deadline per call that
  * covers connect, headers, body and retries, abort on client disconnect,
@@ -214,7 +207,7 @@ export class UpstreamHttp {
     deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
     const { signal } = deadline;
-    const retryable = isIdempotent(request.method) && !isStream(request.body);
+    const retryable = isIdempotent(request.method);
     for (let attempt = 1; ; attempt += 1) {
       const started = performance.now();
       const traced = this.#options.tracer?.({
@@ -264,7 +257,7 @@ export class UpstreamHttp {
       observe(outcomeOf(failure), result instanceof Error ? statusOf(failure) : result.status);
       if (retryAfter === undefined) throw failure;
       try {
-        await sleep(retryAfter, signal);
+        await delay(retryAfter, undefined, { signal });
       } catch (error) {
         throw this.#mapFailure(error, call.signal, deadline);
       }
@@ -409,10 +402,6 @@ export class UpstreamHttp {
   }
 }
 
-function isStream(body: UpstreamRequest['body']): boolean {
-  return typeof body === 'object' && 'pipe' in body;
-}
-
 function outcomeOf(failure: Error): UpstreamCallEvent['outcome'] {
   if (failure instanceof ClientGoneError) return 'client-gone';
   if (failure instanceof UpstreamTimeoutError) return 'timeout';
@@ -424,21 +413,6 @@ function outcomeOf(failure: Error): UpstreamCallEvent['outcome'] {
 
 function statusOf(failure: Error): number | null {
   return failure instanceof UpstreamError ? failure.upstream.status : null;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string | undefined> {

@@ -1,7 +1,7 @@
 import type { UpstreamService } from '../errors.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
+import { defaultResilience } from './resilience-defaults.ts';
 import {
-  defaultResilience,
   type UpstreamCallEvent,
   type UpstreamHttpOptions,
   type UpstreamTracer,

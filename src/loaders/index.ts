@@ -1,6 +1,5 @@
 import type { CallContext } from '../http/upstream-http.ts';
 import type { Clients } from '../upstreams/index.ts';
-import type { GatewayConfig } from '../gateway-config.ts';
 import { createNsxLoaders, type NsxLoaders } from './nsx.ts';
 import { createVraLoaders, type VraLoaders } from './vra.ts';
 import { createVroLoaders, type VroLoaders } from './vro.ts';
@@ -13,7 +12,7 @@ export interface Loaders {
 }
 
 /** Each upstream's loaders are made on first use: most operations need one upstream. */
-export function createLoaders(clients: Clients, call: CallContext, config: GatewayConfig): Loaders {
+export function createLoaders(clients: Clients, call: CallContext): Loaders {
   let vro: VroLoaders | undefined;
   let vra: VraLoaders | undefined;
   let nsx: NsxLoaders | undefined;
@@ -22,7 +21,7 @@ export function createLoaders(clients: Clients, call: CallContext, config: Gatew
       return (vro ??= createVroLoaders(clients.vro, call));
     },
     get vra() {
-      return (vra ??= createVraLoaders(clients.vra, call, config));
+      return (vra ??= createVraLoaders(clients.vra, call));
     },
     get nsx() {
       return (nsx ??= createNsxLoaders(clients.nsx, call));

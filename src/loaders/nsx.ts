@@ -11,6 +11,7 @@ import type {
   ServiceRecord,
   VirtualServerRecord,
 } from '../upstreams/nsx/wire.ts';
+import { settleEach } from './settle-each.ts';
 
 /**
  * The manager has no batch reads: each loader de-duplicates one request's
@@ -41,61 +42,53 @@ export interface NsxLoaders {
 
 export function createNsxLoaders(client: NsxClient, call: CallContext): NsxLoaders {
   const ipSetById = new DataLoader<string, IpSetRecord>((ids) =>
-    settle(ids.map((id) => client.getIpSet(call, id))),
+    settleEach(ids, (id) => client.getIpSet(call, id)),
   );
   const serviceById = new DataLoader<string, ServiceRecord>((ids) =>
-    settle(ids.map((id) => client.getService(call, id))),
+    settleEach(ids, (id) => client.getService(call, id)),
   );
   const edgeById = new DataLoader<string, EdgeRecord>((ids) =>
-    settle(ids.map((id) => client.getEdge(call, id))),
+    settleEach(ids, (id) => client.getEdge(call, id)),
   );
   return {
     ipSetById,
     serviceById,
     ipSetsByScope: new DataLoader((scopes) =>
-      settle(
-        scopes.map(async (scope) => {
-          const list = await client.listIpSets(call, scope);
-          for (const ipSet of list) ipSetById.prime(ipSet.objectId, ipSet);
-          return list;
-        }),
-      ),
+      settleEach(scopes, async (scope) => {
+        const list = await client.listIpSets(call, scope);
+        for (const ipSet of list) ipSetById.prime(ipSet.objectId, ipSet);
+        return list;
+      }),
     ),
     servicesByScope: new DataLoader((scopes) =>
-      settle(
-        scopes.map(async (scope) => {
-          const list = await client.listServices(call, scope);
-          for (const service of list) serviceById.prime(service.objectId, service);
-          return list;
-        }),
-      ),
+      settleEach(scopes, async (scope) => {
+        const list = await client.listServices(call, scope);
+        for (const service of list) serviceById.prime(service.objectId, service);
+        return list;
+      }),
     ),
     firewallByPortGroup: new DataLoader((ids) =>
-      settle(ids.map((id) => client.getFirewall(call, id))),
+      settleEach(ids, (id) => client.getFirewall(call, id)),
     ),
     edges: new DataLoader((keys) =>
-      settle(
-        keys.map(async () => {
-          const list = await client.listEdges(call);
-          for (const edge of list) edgeById.prime(edge.id, edge);
-          return list;
-        }),
-      ),
+      settleEach(keys, async () => {
+        const list = await client.listEdges(call);
+        for (const edge of list) edgeById.prime(edge.id, edge);
+        return list;
+      }),
     ),
     edgeById,
     virtualServersByEdge: new DataLoader((ids) =>
-      settle(ids.map((id) => client.listVirtualServers(call, id))),
+      settleEach(ids, (id) => client.listVirtualServers(call, id)),
     ),
     distributedFirewall: new DataLoader((keys) =>
-      settle(keys.map(() => client.getDistributedFirewall(call))),
+      settleEach(keys, () => client.getDistributedFirewall(call)),
     ),
     firewallSection: new DataLoader((keys) =>
-      settle(
-        keys.map((key) => {
-          const [layer, id] = splitSectionKey(key);
-          return client.getSection(call, layer, id);
-        }),
-      ),
+      settleEach(keys, (key) => {
+        const [layer, id] = splitSectionKey(key);
+        return client.getSection(call, layer, id);
+      }),
     ),
   };
 }
@@ -112,15 +105,4 @@ export function sectionKey(layer: FirewallLayerName, id: string): `${FirewallLay
 function splitSectionKey(key: `${FirewallLayerName}:${string}`): [FirewallLayerName, string] {
   const at = key.indexOf(':');
   return [key.slice(0, at) as FirewallLayerName, key.slice(at + 1)];
-}
-
-/** Results in key order, an Error in place of each failed key. */
-function settle<T>(loads: Array<Promise<T>>): Promise<Array<T | Error>> {
-  return Promise.all(
-    loads.map((load) =>
-      load.catch((error: unknown) =>
-        error instanceof Error ? error : new Error('The load failed.'),
-      ),
-    ),
-  );
 }

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
-import type { GatewayConfig } from '../gateway-config.ts';
 import { ConcurrencyLimiter } from '../http/concurrency-limiter.ts';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VraClient } from '../upstreams/vra/client.ts';
+import { settleEach } from './settle-each.ts';
 import type { PageRequest } from '../upstreams/vra/paging.ts';
 import type {
   WireCatalogItem,
@@ -45,7 +45,7 @@ export interface VraLoaders {
 }
 
 /** A provider key the provider list does not hold: the GraphQL field answers null. */
-export class ProviderNotFoundError extends Error {
+class ProviderNotFoundError extends Error {
   constructor(what: string) {
     super(`No catalog provider ${what}.`);
     this.name = 'ProviderNotFoundError';
@@ -74,11 +74,7 @@ const pageKey = (page: PageRequest): string => `${page.page}:${page.limit}`;
  */
 export const perItemConcurrency = 8;
 
-export function createVraLoaders(
-  client: VraClient,
-  call: CallContext,
-  _config: GatewayConfig,
-): VraLoaders {
+export function createVraLoaders(client: VraClient, call: CallContext): VraLoaders {
   let directory: Promise<WireProvider[]> | undefined;
   // Both provider loaders batch into this one read: a catalog item page asking
   // for its providers, by id and by name, costs one provider call in all.
@@ -146,18 +142,4 @@ export function createVraLoaders(
     ),
     resource: new DataLoader((ids) => settleEach(ids, (id) => client.getResource(call, id))),
   };
-}
-
-/** One result or Error per key, so that one failed page does not fail the others. */
-function settleEach<K, V>(
-  keys: readonly K[],
-  load: (key: K) => Promise<V>,
-): Promise<Array<V | Error>> {
-  return Promise.all(
-    keys.map((key) =>
-      load(key).catch((error: unknown) =>
-        error instanceof Error ? error : new Error(String(error)),
-      ),
-    ),
-  );
 }

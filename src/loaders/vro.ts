@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { VroClient } from '../upstreams/vro/client.ts';
+import { settleEach } from './settle-each.ts';
 import type {
   ExecutionHistoryPage,
   ExecutionRecord,
@@ -10,13 +11,13 @@ import type {
 } from '../upstreams/vro/wire.ts';
 
 /** A run: its workflow id and its id. */
-export interface ExecutionKey {
+interface ExecutionKey {
   workflowId: string;
   executionId: string;
 }
 
 /** A newest-first page of a workflow's runs. */
-export interface HistoryKey {
+interface HistoryKey {
   workflowId: string;
   offset: number;
   limit: number;
@@ -46,19 +47,17 @@ const executionKey = ({ workflowId, executionId }: ExecutionKey): string =>
 
 export function createVroLoaders(client: VroClient, call: CallContext): VroLoaders {
   return {
-    workflowById: new DataLoader((ids) => settle(ids.map((id) => client.getWorkflow(call, id)))),
+    workflowById: new DataLoader((ids) => settleEach(ids, (id) => client.getWorkflow(call, id))),
     workflowSummaryById: new DataLoader((ids) =>
-      settle(ids.map((id) => client.findWorkflow(call, id))),
+      settleEach(ids, (id) => client.findWorkflow(call, id)),
     ),
     formByWorkflowId: new DataLoader((ids) =>
-      settle(ids.map((id) => client.getPresentation(call, id))),
+      settleEach(ids, (id) => client.getPresentation(call, id)),
     ),
     executionHistory: new DataLoader(
       (keys) =>
-        settle(
-          keys.map(({ workflowId, offset, limit }) =>
-            client.recentExecutions(call, workflowId, offset, limit),
-          ),
+        settleEach(keys, ({ workflowId, offset, limit }) =>
+          client.recentExecutions(call, workflowId, offset, limit),
         ),
       {
         cacheKeyFn: ({ workflowId, offset, limit }) => JSON.stringify([workflowId, offset, limit]),
@@ -66,32 +65,17 @@ export function createVroLoaders(client: VroClient, call: CallContext): VroLoade
     ),
     executionById: new DataLoader(
       (keys) =>
-        settle(
-          keys.map(({ workflowId, executionId }) =>
-            client.getExecution(call, workflowId, executionId),
-          ),
+        settleEach(keys, ({ workflowId, executionId }) =>
+          client.getExecution(call, workflowId, executionId),
         ),
       { cacheKeyFn: executionKey },
     ),
     executionLogs: new DataLoader(
       (keys) =>
-        settle(
-          keys.map(({ workflowId, executionId }) =>
-            client.getExecutionLogs(call, workflowId, executionId),
-          ),
+        settleEach(keys, ({ workflowId, executionId }) =>
+          client.getExecutionLogs(call, workflowId, executionId),
         ),
       { cacheKeyFn: executionKey },
     ),
   };
-}
-
-/** Results in key order, an Error in place of each failed key. */
-function settle<T>(loads: Array<Promise<T>>): Promise<Array<T | Error>> {
-  return Promise.all(
-    loads.map((load) =>
-      load.catch((error: unknown) =>
-        error instanceof Error ? error : new Error('The load failed.'),
-      ),
-    ),
-  );
 }

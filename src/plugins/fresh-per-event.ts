@@ -15,7 +15,7 @@ export function freshPerEvent(): Plugin<GatewayContext> {
         onNext: () => {
           const context = args.contextValue;
           context.call.operation?.forget();
-          context.loaders = createLoaders(context.clients, context.call, context.config);
+          context.loaders = createLoaders(context.clients, context.call);
         },
       }),
     }),

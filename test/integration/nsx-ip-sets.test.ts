@@ -215,7 +215,6 @@ describe('updateIpSet', () => {
     expect(calls(stack.nsx)).toEqual([
       'GET /api/2.0/services/ipset/ipset-1',
       'PUT /api/2.0/services/ipset/ipset-1',
-      'GET /api/2.0/services/ipset/ipset-1',
     ]);
     const put = stack.nsx.requests[1];
     expect(put?.headers['content-type']).toBe('application/xml; charset=utf-8');
@@ -230,6 +229,51 @@ describe('updateIpSet', () => {
       vsmUuid: '42271168-863F-EAA7-C3FD-BCFED40B77BB',
       extendedAttributes: { extendedAttribute: { name: 'isReadOnly', value: 'true' } },
       scope: { id: 'globalroot-0', objectTypeName: 'GlobalRoot', name: 'Global' },
+    });
+  });
+
+  it('answers the set the manager answered to the PUT, at its new revision, without reading it again', async () => {
+    const answer = await stack.gql<any>(update, {
+      id: 'ipset-3',
+      input: { name: 'web', addresses: ['10.0.0.1', '10.0.1.0/24'], inheritanceAllowed: true },
+    });
+    expect(answer.errors).toBeUndefined();
+    expect(calls(stack.nsx)).toEqual([
+      'GET /api/2.0/services/ipset/ipset-3',
+      'PUT /api/2.0/services/ipset/ipset-3',
+    ]);
+    const sentRevision = Number(
+      (bodyOf(stack.nsx.requests[1])['ipset'] as Record<string, unknown>)['revision'],
+    );
+    const afterwards = await stack.gql<any>(`{ ipSet(id: "ipset-3") { ${fields} } }`);
+    expect(answer.data?.updateIpSet).toEqual(afterwards.data?.ipSet);
+    expect(answer.data?.updateIpSet).toMatchObject({
+      id: 'ipset-3',
+      name: 'web',
+      description: 'web tier addresses',
+      addresses: ['10.0.0.1', '10.0.1.0/24'],
+      revision: sentRevision + 1,
+      inheritanceAllowed: true,
+      scope: { id: 'globalroot-0' },
+    });
+  });
+
+  it('reads the set once more when the manager answers the PUT with no body', async () => {
+    stack.nsx.switches.emptyIpSetPutAnswer = true;
+    const answer = await stack.gql<any>(update, {
+      id: 'ipset-3',
+      input: { name: 'web', addresses: ['10.0.0.2'] },
+    });
+    expect(answer.errors).toBeUndefined();
+    expect(calls(stack.nsx)).toEqual([
+      'GET /api/2.0/services/ipset/ipset-3',
+      'PUT /api/2.0/services/ipset/ipset-3',
+      'GET /api/2.0/services/ipset/ipset-3',
+    ]);
+    expect(answer.data?.updateIpSet).toMatchObject({
+      name: 'web',
+      addresses: ['10.0.0.2'],
+      revision: 2,
     });
   });
 

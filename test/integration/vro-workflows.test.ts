@@ -85,6 +85,22 @@ describe('workflows', () => {
     expect(new Set(seen).size).toBe(7);
   });
 
+  it('goes on after a cursor of the previous release (base64 offset:N) and answers cursors of the current form', async () => {
+    const [answer, sent] = await received(() =>
+      stack.gql<any>(page, {
+        filter: { categoryName: 'snapshot' },
+        first: 3,
+        after: Buffer.from('offset:2').toString('base64'),
+      }),
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(sent[0]?.query.get('startIndex')).toBe('3');
+    const connection = answer.data?.workflows;
+    expect(connection.edges.map((edge: { cursor: string }) => edge.cursor)).toEqual(
+      [3, 4, 5].map((n) => Buffer.from(`workflows:${n}`).toString('base64url')),
+    );
+  });
+
   it('sends name= and version= for the exact filters', async () => {
     const [answer, sent] = await received(() =>
       stack.gql<any>(page, { filter: { name: 'Request Component', version: '0.0.33' } }),

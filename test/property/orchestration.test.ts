@@ -79,7 +79,7 @@ describe('workflows with hostile filters, sizes and cursors', () => {
           });
           const raw = call.query.get('conditions');
           expect(raw === null ? [] : parseConditions(raw)).toEqual(expected);
-          // an explicit `first: null` means the default page size (page-arguments.ts)
+          // an explicit `first: null` means the default page size (src/resolvers/connection.ts)
           expect(call.query.get('maxResult')).toBe(
             variables.first === null ? '50' : String(variables.first as number),
           );

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
+import type { GatewayConfig } from '../../src/gateway-config.ts';
+import { upstreamHttpOptions } from '../../src/http/upstream-options.ts';
+
+/** The configuration with every upstream given an address, as main.ts does. */
+const gatewayConfig = (config: Config): GatewayConfig => {
+  const url = new URL('http://127.0.0.1:1/api');
+  return {
+    ...config,
+    vro: { ...config.vro, url },
+    vra: { ...config.vra, url },
+    nsx: { ...config.nsx, url },
+  };
+};
 
 describe('loadConfig', () => {
   it('uses the runtime contract defaults when nothing is set', () => {
@@ -11,6 +24,20 @@ describe('loadConfig', () => {
     expect(config.vra.iaasProviderName).toBe('iaas-service');
     expect(config.nsx.edgeApiVersion).toBeUndefined();
     expect(config.gatewayTokens).toEqual([]);
+  });
+
+  it('uses the README resilience defaults, the same the seam takes for an option left out', () => {
+    const { resilience } = loadConfig({});
+    expect([resilience.retries, resilience.maxConcurrent, resilience.maxQueue]).toEqual([
+      2, 32, 256,
+    ]);
+    expect([resilience.circuitFailureThreshold, resilience.circuitResetMs]).toEqual([5, 10_000]);
+    expect(upstreamHttpOptions(gatewayConfig(loadConfig({})), 'vro')).toMatchObject({
+      timeoutMs: 30_000,
+      retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 },
+      circuit: { failureThreshold: 5, resetMs: 10_000 },
+      concurrency: { maxConcurrent: 32, maxQueue: 256 },
+    });
   });
 
   it.each([

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../../src/gateway-config.ts';
 import { createVraLoaders, perItemConcurrency } from '../../src/loaders/vra.ts';
 import type { VraClient } from '../../src/upstreams/vra/client.ts';
 
@@ -24,11 +23,10 @@ function slowClient() {
 describe('the per-request vRA loaders', () => {
   it("read each item's template once, at most a few at a time", async () => {
     const fake = slowClient();
-    const loaders = createVraLoaders(
-      fake.client,
-      { signal: new AbortController().signal, requestId: 'r' },
-      {} as GatewayConfig,
-    );
+    const loaders = createVraLoaders(fake.client, {
+      signal: new AbortController().signal,
+      requestId: 'r',
+    });
     const ids = Array.from({ length: 40 }, (_, i) => `item-${i % 20}`);
     const templates = await Promise.all(ids.map((id) => loaders.requestTemplate.load(id)));
     expect(templates.map((t) => t['catalogItemId'])).toEqual(ids);

@@ -2,7 +2,7 @@ import { BadUserInputError, nullOnNotFound } from '../../errors.ts';
 import type { QueryResolvers } from '../../generated/graphql.ts';
 import { loadProvider } from '../../loaders/vra.ts';
 import { readWindow } from '../../upstreams/vra/paging.ts';
-import { connectionWindow, toConnection } from './connection.ts';
+import { connectionWindow, toConnection } from '../connection.ts';
 import { assertVraId } from './ids.ts';
 import { providerIdPattern } from './registration-input.ts';
 

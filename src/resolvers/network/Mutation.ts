@@ -52,9 +52,10 @@ export const Mutation: MutationResolvers = {
   async updateIpSet(_root, { id, input }, { clients, call, loaders }) {
     checkId(id, 'id');
     const draft = checkIpSetInput(input);
-    await clients.nsx.updateIpSet(call, id, draft);
+    const ipSet = await clients.nsx.updateIpSet(call, id, draft);
     loaders.nsx.ipSetsByScope.clearAll();
-    return loaders.nsx.ipSetById.clear(id).load(id);
+    loaders.nsx.ipSetById.clear(id).prime(id, ipSet);
+    return ipSet;
   },
 
   async deleteIpSet(_root, { id, force }, { clients, call, loaders }) {

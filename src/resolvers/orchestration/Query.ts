@@ -2,17 +2,16 @@ import { nullOnNotFound } from '../../errors.ts';
 import type { QueryResolvers } from '../../generated/graphql.ts';
 import { buildConditions } from '../../upstreams/vro/conditions.ts';
 import { assertVroId } from '../../upstreams/vro/ids.ts';
-import { offsetConnection, pageSize, startAfter } from './page-arguments.ts';
+import { connectionWindow, toConnection } from '../connection.ts';
 
 export const Query: QueryResolvers = {
   async workflows(_parent, { filter, first, after }, { clients, loaders, call }) {
-    const maxResult = pageSize(first);
-    const startIndex = startAfter(after);
+    const { offset: startIndex, size: maxResult } = connectionWindow('workflows', first, after);
     const conditions = buildConditions(filter);
     const page = await clients.vro.queryWorkflows(call, { conditions, maxResult, startIndex });
     const workflows = page.workflows.slice(0, maxResult);
     for (const workflow of workflows) loaders.vro.workflowSummaryById.prime(workflow.id, workflow);
-    return offsetConnection(workflows, startIndex, page.total);
+    return toConnection('workflows', startIndex, { items: workflows, totalCount: page.total });
   },
 
   workflow(_parent, { id }, { loaders }) {

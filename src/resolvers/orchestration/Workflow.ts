@@ -2,7 +2,7 @@ import { nullOnNotFound, UpstreamBadResponseError } from '../../errors.ts';
 import type { WorkflowResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import type { WorkflowRecord, WorkflowSummaryFields } from '../../upstreams/vro/wire.ts';
-import { offsetConnection, pageSize, startAfter } from './page-arguments.ts';
+import { connectionWindow, toConnection } from '../connection.ts';
 
 /** The default page of `executions` (the schema's `first: Int = 20`, also for an explicit null). */
 const executionsPageSize = 20;
@@ -63,13 +63,12 @@ export const Workflow: WorkflowResolvers = {
   form: (workflow, _args, { loaders }) =>
     nullOnNotFound(() => loaders.vro.formByWorkflowId.load(workflow.id)),
   async executions(workflow, { first, after }, { loaders }) {
-    const limit = pageSize(first, executionsPageSize);
-    const offset = startAfter(after);
+    const { offset, size } = connectionWindow('executions', first, after, executionsPageSize);
     const page = await loaders.vro.executionHistory.load({
       workflowId: workflow.id,
       offset,
-      limit,
+      limit: size,
     });
-    return offsetConnection(page.executions, offset, page.total);
+    return toConnection('executions', offset, { items: page.executions, totalCount: page.total });
   },
 };

@@ -17,6 +17,7 @@ import {
   readBody,
   sendCreated,
   sendError,
+  sendNoContent,
   sendXml,
   type SimCall,
 } from './sim-context.ts';
@@ -118,5 +119,6 @@ function updateIpSet(call: SimCall, ipSet: SimIpSet): void {
   ipSet.value = value;
   if (fields.inheritanceAllowed !== undefined) ipSet.inheritanceAllowed = fields.inheritanceAllowed;
   ipSet.revision += 1;
+  if (call.switches.emptyIpSetPutAnswer) return sendNoContent(call);
   sendXml(call, 200, ipSetXml(call.state, ipSet));
 }

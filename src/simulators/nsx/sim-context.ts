@@ -36,6 +36,8 @@ export interface NsxSwitches {
   staleStatus: 409 | 412;
   /** Status of an accepted force sync (no body either way). */
   forceSyncStatus: 200 | 204;
+  /** An IP set PUT answers 200 with no body instead of the set (which one a manager does is unconfirmed). */
+  emptyIpSetPutAnswer: boolean;
   /**
    * Before each of the next N application-firewall POSTs, another client
    * writes first (a rule with notes `foreign change k` is appended and the
@@ -59,6 +61,7 @@ export function defaultSwitches(): NsxSwitches {
     omitLocation: false,
     staleStatus: 412,
     forceSyncStatus: 204,
+    emptyIpSetPutAnswer: false,
     foreignFirewallWrites: 0,
     foreignSectionWrites: 0,
   };

@@ -114,15 +114,21 @@ export class NsxClient {
     return createdId(response);
   }
 
-  /** Reads the current IP set and writes the draft over it, against its revision. */
-  async updateIpSet(call: CallContext, id: string, draft: IpSetDraft): Promise<void> {
+  /**
+   * Reads the current IP set and writes the draft over it, against its
+   * revision; answers the set as the manager answered the PUT (with its new
+   * revision). A manager that answers the PUT with no body is asked again.
+   */
+  async updateIpSet(call: CallContext, id: string, draft: IpSetDraft): Promise<IpSetRecord> {
     const current = await this.getIpSet(call, id);
-    await this.#send(call, {
+    const response = await this.#send(call, {
       method: 'PUT',
       path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
       route: '/api/2.0/services/ipset/{id}',
       body: ipSetUpdateXml(current, draft),
     });
+    if (response.body.trim() === '') return this.getIpSet(call, id);
+    return readIpSet(await this.#parse(response));
   }
 
   async deleteIpSet(call: CallContext, id: string, force: boolean): Promise<void> {

@@ -7,15 +7,14 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { isConflict, UpstreamTimeoutError } from '../../errors.ts';
-import { backoffMs } from '../../http/retry-policy.ts';
+import { backoffMs, type RetryPolicy } from '../../http/retry-policy.ts';
 import { ClientGoneError, type CallContext } from '../../http/upstream-http.ts';
 import { LockWaitAbortedError, LockWaitTimeoutError, type KeyedLock } from './keyed-lock.ts';
 
-export interface ConflictRetry {
+/** The pause between cycles is the seam's jittered backoff (backoffMs), with bounds of its own. */
+export interface ConflictRetry extends Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'> {
   /** Read-modify-write cycles before a conflict is given up as CONFLICT. */
   attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
   random: () => number;
 }
 

@@ -1,0 +1,17 @@
+/**
+ * The upstream resilience defaults, stated once: config.ts falls back to them
+ * for an unset variable, and the seam for an option its caller leaves out.
+ * Why these values: README, "Why these defaults".
+ */
+import type { RetryPolicy } from './retry-policy.ts';
+
+export const defaultResilience = {
+  /** UPSTREAM_TIMEOUT_MS: one call's deadline, retries included. */
+  timeoutMs: 30_000,
+  /** UPSTREAM_RETRIES (reads only), with jittered backoff from 100 ms to 2 s. */
+  retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 } satisfies RetryPolicy,
+  /** CIRCUIT_FAILURE_THRESHOLD, CIRCUIT_RESET_MS. */
+  circuit: { failureThreshold: 5, resetMs: 10_000 },
+  /** UPSTREAM_MAX_CONCURRENCY, UPSTREAM_MAX_QUEUE. */
+  concurrency: { maxConcurrent: 32, maxQueue: 256 },
+};
