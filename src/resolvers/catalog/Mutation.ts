@@ -2,14 +2,18 @@ import { BadUserInputError } from '../../errors.ts';
 import type { MutationResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import { loadProvider } from '../../loaders/vra.ts';
-import { checkRequestData, editTemplate } from '../../upstreams/vra/request-body.ts';
+import {
+  checkBlueprintRegistration,
+  checkRegistration,
+  checkRequestData,
+  checkVraId,
+} from '../../inputs/catalog.ts';
+import { editTemplate } from '../../upstreams/vra/request-body.ts';
 import type {
   WireCatalogItem,
   WireCatalogRequest,
   WireProviderCatalogItem,
 } from '../../upstreams/vra/wire.ts';
-import { assertVraId } from './ids.ts';
-import { blueprintRegistration, registration } from './registration-input.ts';
 
 async function register(
   { clients, call, loaders }: GatewayContext,
@@ -37,9 +41,9 @@ export const Mutation: MutationResolvers = {
    * (default: the template's), description and reasons, and submits it.
    */
   async requestCatalogItem(_root, { input }, context) {
-    assertVraId(input.catalogItemId, 'input.catalogItemId');
+    checkVraId(input.catalogItemId, 'input.catalogItemId');
     if (input.businessGroupId !== null && input.businessGroupId !== undefined) {
-      assertVraId(input.businessGroupId, 'input.businessGroupId');
+      checkVraId(input.businessGroupId, 'input.businessGroupId');
     }
     const data = checkRequestData(input.data);
     const { clients, call, loaders } = context;
@@ -56,8 +60,8 @@ export const Mutation: MutationResolvers = {
 
   /** The same for an action on a resource (Power Off, Reboot, Destroy, ...). */
   async requestResourceAction(_root, { input }, context) {
-    assertVraId(input.resourceId, 'input.resourceId');
-    assertVraId(input.actionId, 'input.actionId');
+    checkVraId(input.resourceId, 'input.resourceId');
+    checkVraId(input.actionId, 'input.actionId');
     const data = checkRequestData(input.data);
     const { clients, call, loaders } = context;
     const template = await clients.vra.getResourceActionTemplate(
@@ -81,7 +85,7 @@ export const Mutation: MutationResolvers = {
   },
 
   registerCatalogItem(_root, { input }, context) {
-    const { providerId, item } = registration(input);
+    const { providerId, item } = checkRegistration(input);
     return register(context, providerId, item);
   },
 
@@ -90,7 +94,7 @@ export const Mutation: MutationResolvers = {
    * provider (interfaces.md section 3); a published flag on the blueprint does nothing.
    */
   async publishBlueprint(_root, { input }, context) {
-    const item = blueprintRegistration(input);
+    const item = checkBlueprintRegistration(input);
     const name = input.providerName ?? context.config.vra.iaasProviderName;
     const provider = await loadProvider(context.loaders.vra.providerByName, name);
     if (provider === null) {

@@ -9,7 +9,6 @@ import {
   type UpstreamResponse,
 } from '../../http/upstream-http.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
-import { checkId } from './checks.ts';
 import { readDistributedFirewall, readSection, sectionPathSegment } from './dfw-xml.ts';
 import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
@@ -60,7 +59,8 @@ const maxEdgePages = 1024;
 /**
  * Typed calls to the network security manager (NSX / vCNS), on the corrected
  * paths of interfaces.md section C. Every body is built and read by xml.ts;
- * every id that goes into a path is checked and percent-encoded.
+ * every id that goes into a path is percent-encoded (ids from a caller come
+ * checked by src/inputs/network.ts).
  */
 export class NsxClient {
   /** This process's firewall writes, one at a time per context (see firewall-edit.ts). */
@@ -88,7 +88,7 @@ export class NsxClient {
   async listIpSets(call: CallContext, scopeId: string): Promise<IpSetRecord[]> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/ipset/scope/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/ipset/scope/${scopeId}`,
       route: '/api/2.0/services/ipset/scope/{scopeId}',
     });
     return readIpSetList(await this.#parse(response));
@@ -97,7 +97,7 @@ export class NsxClient {
   async getIpSet(call: CallContext, id: string): Promise<IpSetRecord> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/ipset/${id}`,
       route: '/api/2.0/services/ipset/{id}',
     });
     return readIpSet(await this.#parse(response));
@@ -107,7 +107,7 @@ export class NsxClient {
   async createIpSet(call: CallContext, scopeId: string, draft: IpSetDraft): Promise<string> {
     const response = await this.#send(call, {
       method: 'POST',
-      path: path`/api/2.0/services/ipset/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/ipset/${scopeId}`,
       route: '/api/2.0/services/ipset/{scopeId}',
       body: ipSetCreateXml(draft),
     });
@@ -119,7 +119,7 @@ export class NsxClient {
     const current = await this.getIpSet(call, id);
     await this.#send(call, {
       method: 'PUT',
-      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/ipset/${id}`,
       route: '/api/2.0/services/ipset/{id}',
       body: ipSetUpdateXml(current, draft),
     });
@@ -128,7 +128,7 @@ export class NsxClient {
   async deleteIpSet(call: CallContext, id: string, force: boolean): Promise<void> {
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/ipset/${id}`,
       route: '/api/2.0/services/ipset/{id}',
       query: { force },
     });
@@ -139,7 +139,7 @@ export class NsxClient {
   async listServices(call: CallContext, scopeId: string): Promise<ServiceRecord[]> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/application/scope/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/application/scope/${scopeId}`,
       route: '/api/2.0/services/application/scope/{scopeId}',
     });
     return readServiceList(await this.#parse(response));
@@ -148,7 +148,7 @@ export class NsxClient {
   async getService(call: CallContext, id: string): Promise<ServiceRecord> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/application/${id}`,
       route: '/api/2.0/services/application/{id}',
     });
     return readService(await this.#parse(response));
@@ -158,7 +158,7 @@ export class NsxClient {
   async createService(call: CallContext, scopeId: string, draft: ServiceDraft): Promise<string> {
     const response = await this.#send(call, {
       method: 'POST',
-      path: path`/api/2.0/services/application/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/application/${scopeId}`,
       route: '/api/2.0/services/application/{scopeId}',
       body: serviceCreateXml(draft),
     });
@@ -169,7 +169,7 @@ export class NsxClient {
     const current = await this.getService(call, id);
     await this.#send(call, {
       method: 'PUT',
-      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/application/${id}`,
       route: '/api/2.0/services/application/{id}',
       body: serviceUpdateXml(current, draft),
     });
@@ -178,7 +178,7 @@ export class NsxClient {
   async deleteService(call: CallContext, id: string, force: boolean): Promise<void> {
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/application/${id}`,
       route: '/api/2.0/services/application/{id}',
       query: { force },
     });
@@ -209,7 +209,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/summary`,
+      path: path`/api/${version}/edges/${edgeId}/summary`,
       route: '/api/{version}/edges/{edgeId}/summary',
     });
     const root = await this.#parse(response);
@@ -223,7 +223,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
+      path: path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
     });
     return readVirtualServerList(await this.#parse(response));
@@ -237,7 +237,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'POST',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
+      path: path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
       body: virtualServerXml(draft),
     });
@@ -256,7 +256,7 @@ export class NsxClient {
     draft: VirtualServerDraft,
   ): Promise<VirtualServerRecord> {
     const version = await this.#edgeApiVersion(call);
-    const serverPath = path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`;
+    const serverPath = path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers/${id}`;
     const route = '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}';
     const current = readVirtualServer(
       await this.#parse(await this.#send(call, { method: 'GET', path: serverPath, route })),
@@ -271,7 +271,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`,
+      path: path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers/${id}`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}',
     });
   }
@@ -285,7 +285,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}`,
+      path: path`/api/${version}/edges/${edgeId}`,
       route: '/api/{version}/edges/{edgeId}?action=forcesync',
       query: { action: 'forcesync' },
       contentType: xmlMediaType,
@@ -344,7 +344,7 @@ export class NsxClient {
     const segment = sectionPathSegment[layer];
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(sectionId, 'sectionId')}`,
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${sectionId}`,
       route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}`,
     });
     const etag = response.headers['etag'];
@@ -368,7 +368,7 @@ export class NsxClient {
     const segment = sectionPathSegment[section.layer];
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(section.id, 'sectionId')}/rules`,
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${section.id}/rules`,
       route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}/rules`,
       body: rule,
       headers: { 'if-match': section.generationNumber },
@@ -383,7 +383,7 @@ export class NsxClient {
     const segment = sectionPathSegment[section.layer];
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(section.id, 'sectionId')}/rules/${checkId(ruleId, 'ruleId')}`,
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${section.id}/rules/${ruleId}`,
       route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}/rules/{ruleId}`,
       headers: { 'if-match': section.generationNumber },
     });
@@ -394,7 +394,7 @@ export class NsxClient {
   async getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/app/firewall/${checkId(contextId, 'portGroupId')}/config`,
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
       route: '/api/2.0/app/firewall/{contextId}/config',
     });
     const generation = generationFromEtag(response.headers['etag']);
@@ -414,7 +414,7 @@ export class NsxClient {
   ): Promise<void> {
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/2.0/app/firewall/${checkId(contextId, 'portGroupId')}/config`,
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
       route: '/api/2.0/app/firewall/{contextId}/config',
       body: document,
       contentType: 'text/xml',

@@ -3,16 +3,15 @@ import { BadUserInputError } from '../../src/errors.ts';
 import {
   checkDfwRuleInput,
   checkGenerationNumber,
-  checkId,
+  checkNsxId,
   checkIpSetInput,
   checkPosition,
   checkRuleInput,
   checkRuleInputs,
   checkServiceInput,
   checkVirtualServerInput,
-  isAddress,
-  isPortList,
-} from '../../src/upstreams/nsx/checks.ts';
+} from '../../src/inputs/network.ts';
+import { isAddress, isPortList } from '../../src/inputs/network-addresses.ts';
 import { buildXml } from '../../src/upstreams/nsx/xml.ts';
 
 function argumentOf(run: () => unknown): unknown {
@@ -25,18 +24,18 @@ function argumentOf(run: () => unknown): unknown {
   throw new Error('no BadUserInputError');
 }
 
-describe('checkId', () => {
+describe('checkNsxId', () => {
   it.each(['ipset-12', 'globalroot-0', 'edge-1', 'dvportgroup-63', '1003', 'a.b_c:d'])(
     'accepts %s',
     (id) => {
-      expect(checkId(id, 'id')).toBe(id);
+      expect(checkNsxId(id, 'id')).toBe(id);
     },
   );
 
   it.each(['', '../ipset-1', 'ipset 1', 'a/b', 'a?b', '-lead', 'x'.repeat(129), 'ü'])(
     'refuses %j',
     (id) => {
-      expect(argumentOf(() => checkId(id, 'id'))).toBe('id');
+      expect(argumentOf(() => checkNsxId(id, 'id'))).toBe('id');
     },
   );
 });

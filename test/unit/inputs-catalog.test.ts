@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { BadUserInputError } from '../../src/errors.ts';
 import type { RegisterCatalogItemInput } from '../../src/generated/graphql.ts';
 import {
-  blueprintRegistration,
-  registration,
-} from '../../src/resolvers/catalog/registration-input.ts';
+  checkBlueprintRegistration,
+  checkProviderId,
+  checkProviderName,
+  checkRegistration,
+  checkRequestData,
+  checkVraId,
+} from '../../src/inputs/catalog.ts';
 
 const common = {
   name: 'CentOS 9',
@@ -30,9 +34,9 @@ function problem(run: () => unknown): BadUserInputError {
   throw new Error('no BadUserInputError');
 }
 
-describe('registration input', () => {
+describe('a registration input', () => {
   it('builds the register body with id = bindingId and nulls for what is absent', () => {
-    expect(registration(input)).toEqual({
+    expect(checkRegistration(input)).toEqual({
       providerId: input.providerId,
       item: {
         id: input.bindingId,
@@ -53,7 +57,7 @@ describe('registration input', () => {
   });
 
   it('accepts the composite binding ids real items carry', () => {
-    expect(registration({ ...input, bindingId: 'vsphere.local!::!CentOS63' }).item.id).toBe(
+    expect(checkRegistration({ ...input, bindingId: 'vsphere.local!::!CentOS63' }).item.id).toBe(
       'vsphere.local!::!CentOS63',
     );
   });
@@ -76,21 +80,21 @@ describe('registration input', () => {
     ['forms', { forms: [1, 2] }],
     ['forms', { forms: 'form' }],
   ])('refuses a bad %s', (field, change) => {
-    const error = problem(() => registration({ ...input, ...change }));
+    const error = problem(() => checkRegistration({ ...input, ...change }));
     expect(error.extensions['code']).toBe('BAD_USER_INPUT');
     expect(error.extensions['argument']).toBe(`input.${field}`);
     expect(error.message).toContain(`input.${field}`);
   });
 
   it('names every problem at once', () => {
-    const error = problem(() => registration({ ...input, name: '', iconId: '' }));
+    const error = problem(() => checkRegistration({ ...input, name: '', iconId: '' }));
     expect(error.message).toContain('input.name');
     expect(error.message).toContain('input.iconId');
   });
 
   it('publishes a blueprint with id = bindingId = virtualMachineTemplateId', () => {
     const rest = { ...common };
-    const item = blueprintRegistration({
+    const item = checkBlueprintRegistration({
       ...rest,
       virtualMachineTemplateId: 'b9e4a3f2-9d0c-4f1e-8d7a-2c3b4a5d6e7f',
       forms: { catalogRequestInfoHidden: true },
@@ -98,7 +102,53 @@ describe('registration input', () => {
     expect(item.id).toBe('b9e4a3f2-9d0c-4f1e-8d7a-2c3b4a5d6e7f');
     expect(item.forms).toEqual({ catalogRequestInfoHidden: true });
     expect(() =>
-      blueprintRegistration({ ...rest, virtualMachineTemplateId: 'x', providerName: ' ' }),
+      checkBlueprintRegistration({ ...rest, virtualMachineTemplateId: 'x', providerName: ' ' }),
     ).toThrow(/input\.providerName/);
+  });
+});
+
+describe('ids and names of the catalog', () => {
+  it.each(['0f3a9d5e-7a0e-4d5b-9a53-3c1f1b2a4e11', 'vsphere.local!::!CentOS63', 'bg@corp.local'])(
+    'accepts the vRA id %s',
+    (id) => {
+      expect(checkVraId(id, 'id')).toBe(id);
+    },
+  );
+
+  it.each(['', '../requests', 'a b', 'a/b', 'a?b', '-lead', 'x'.repeat(256)])(
+    'refuses the vRA id %j naming the argument',
+    (id) => {
+      const error = problem(() => checkVraId(id, 'input.resourceId'));
+      expect(error.extensions['argument']).toBe('input.resourceId');
+      expect(error.message).toMatch(/^input\.resourceId must be a vRA id/);
+    },
+  );
+
+  it('takes a provider id only as a UUID', () => {
+    expect(checkProviderId('6C1F4CC9-4806-4337-899E-50DA870B3ED9', 'id')).toBe(
+      '6C1F4CC9-4806-4337-899E-50DA870B3ED9',
+    );
+    expect(problem(() => checkProviderId('iaas-service', 'id')).message).toBe(
+      'id must be a provider id (a UUID).',
+    );
+  });
+
+  it('refuses a blank provider name', () => {
+    expect(checkProviderName('iaas-service', 'name')).toBe('iaas-service');
+    expect(problem(() => checkProviderName(' ', 'name')).extensions['argument']).toBe('name');
+  });
+});
+
+describe('the data of a request', () => {
+  it('refuses data that is not a JSON object', () => {
+    for (const data of [[1], 'cpu=2', 2, true]) {
+      expect(problem(() => checkRequestData(data)).extensions['argument']).toBe('input.data');
+    }
+  });
+
+  it('takes a JSON object, and no data as none', () => {
+    expect(checkRequestData(null)).toBeUndefined();
+    expect(checkRequestData(undefined)).toBeUndefined();
+    expect(checkRequestData({ a: 1 })).toEqual({ a: 1 });
   });
 });
