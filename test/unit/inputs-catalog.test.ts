@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { BadUserInputError } from '../../src/errors.ts';
 import type { RegisterCatalogItemInput } from '../../src/generated/graphql.ts';
 import {
   checkBlueprintRegistration,
@@ -9,6 +8,7 @@ import {
   checkRequestData,
   checkVraId,
 } from '../../src/inputs/catalog.ts';
+import { badInput } from '../helpers/thrown.ts';
 
 const common = {
   name: 'CentOS 9',
@@ -23,16 +23,6 @@ const input: RegisterCatalogItemInput = {
   bindingId: '0f3a9d5e-7a0e-4d5b-9a53-3c1f1b2a4e11',
   ...common,
 };
-
-function problem(run: () => unknown): BadUserInputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BadUserInputError) return error;
-    throw error;
-  }
-  throw new Error('no BadUserInputError');
-}
 
 describe('a registration input', () => {
   it('builds the register body with id = bindingId and nulls for what is absent', () => {
@@ -80,14 +70,14 @@ describe('a registration input', () => {
     ['forms', { forms: [1, 2] }],
     ['forms', { forms: 'form' }],
   ])('refuses a bad %s', (field, change) => {
-    const error = problem(() => checkRegistration({ ...input, ...change }));
+    const error = badInput(() => checkRegistration({ ...input, ...change }));
     expect(error.extensions['code']).toBe('BAD_USER_INPUT');
     expect(error.extensions['argument']).toBe(`input.${field}`);
     expect(error.message).toContain(`input.${field}`);
   });
 
   it('names every problem at once', () => {
-    const error = problem(() => checkRegistration({ ...input, name: '', iconId: '' }));
+    const error = badInput(() => checkRegistration({ ...input, name: '', iconId: '' }));
     expect(error.message).toContain('input.name');
     expect(error.message).toContain('input.iconId');
   });
@@ -118,7 +108,7 @@ describe('ids and names of the catalog', () => {
   it.each(['', '../requests', 'a b', 'a/b', 'a?b', '-lead', 'x'.repeat(256)])(
     'refuses the vRA id %j naming the argument',
     (id) => {
-      const error = problem(() => checkVraId(id, 'input.resourceId'));
+      const error = badInput(() => checkVraId(id, 'input.resourceId'));
       expect(error.extensions['argument']).toBe('input.resourceId');
       expect(error.message).toMatch(/^input\.resourceId must be a vRA id/);
     },
@@ -128,21 +118,21 @@ describe('ids and names of the catalog', () => {
     expect(checkProviderId('6C1F4CC9-4806-4337-899E-50DA870B3ED9', 'id')).toBe(
       '6C1F4CC9-4806-4337-899E-50DA870B3ED9',
     );
-    expect(problem(() => checkProviderId('iaas-service', 'id')).message).toBe(
+    expect(badInput(() => checkProviderId('iaas-service', 'id')).message).toBe(
       'id must be a provider id (a UUID).',
     );
   });
 
   it('refuses a blank provider name', () => {
     expect(checkProviderName('iaas-service', 'name')).toBe('iaas-service');
-    expect(problem(() => checkProviderName(' ', 'name')).extensions['argument']).toBe('name');
+    expect(badInput(() => checkProviderName(' ', 'name')).extensions['argument']).toBe('name');
   });
 });
 
 describe('the data of a request', () => {
   it('refuses data that is not a JSON object', () => {
     for (const data of [[1], 'cpu=2', 2, true]) {
-      expect(problem(() => checkRequestData(data)).extensions['argument']).toBe('input.data');
+      expect(badInput(() => checkRequestData(data)).extensions['argument']).toBe('input.data');
     }
   });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { BadUserInputError } from '../../src/errors.ts';
 import {
   checkAll,
   checkAtLeast,
@@ -10,16 +9,7 @@ import {
   optional,
   refuse,
 } from '../../src/inputs/check.ts';
-
-function refusal(run: () => unknown): BadUserInputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BadUserInputError) return error;
-    throw error;
-  }
-  throw new Error('no BadUserInputError');
-}
+import { badInput } from '../helpers/thrown.ts';
 
 describe('the input checks', () => {
   it('answers a good value as it is', () => {
@@ -52,7 +42,7 @@ describe('the input checks', () => {
       [() => refuse('file', 'The package file is empty.'), 'file', 'The package file is empty.'],
     ];
     for (const [run, argument, message] of cases) {
-      const error = refusal(run);
+      const error = badInput(run);
       expect(error.extensions).toEqual({ code: 'BAD_USER_INPUT', argument });
       expect(error.message).toBe(message);
     }
@@ -68,7 +58,7 @@ describe('the input checks', () => {
   });
 
   it('names every problem at once, with the first one as the argument', () => {
-    const error = refusal(() =>
+    const error = badInput(() =>
       checkAll([
         () => checkNotBlank('', 'input.name'),
         () => checkNotBlank('ok', 'input.iconId'),

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { BadUserInputError } from '../../src/errors.ts';
 import {
   checkDfwRuleInput,
   checkGenerationNumber,
@@ -13,16 +12,7 @@ import {
 } from '../../src/inputs/network.ts';
 import { isAddress, isPortList } from '../../src/inputs/network-addresses.ts';
 import { buildXml } from '../../src/upstreams/nsx/xml.ts';
-
-function argumentOf(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BadUserInputError);
-    return (error as BadUserInputError).extensions['argument'];
-  }
-  throw new Error('no BadUserInputError');
-}
+import { refusedArgument } from '../helpers/thrown.ts';
 
 describe('checkNsxId', () => {
   it.each(['ipset-12', 'globalroot-0', 'edge-1', 'dvportgroup-63', '1003', 'a.b_c:d'])(
@@ -35,7 +25,7 @@ describe('checkNsxId', () => {
   it.each(['', '../ipset-1', 'ipset 1', 'a/b', 'a?b', '-lead', 'x'.repeat(129), 'ü'])(
     'refuses %j',
     (id) => {
-      expect(argumentOf(() => checkNsxId(id, 'id'))).toBe('id');
+      expect(refusedArgument(() => checkNsxId(id, 'id'))).toBe('id');
     },
   );
 });
@@ -101,7 +91,7 @@ describe('checkIpSetInput', () => {
     ['a control character', { name: 'a\u0001', addresses: ['10.0.0.1'] }, 'input.name'],
     ['a long name', { name: 'x'.repeat(257), addresses: ['10.0.0.1'] }, 'input.name'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkIpSetInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkIpSetInput(input))).toBe(argument);
   });
 });
 
@@ -156,7 +146,7 @@ describe('checkServiceInput', () => {
     ['ports on IGMP', { name: 'n', protocol: 'IGMP', ports: '1' }, 'input.ports'],
     ['an empty name', { name: '', protocol: 'TCP' }, 'input.name'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkServiceInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkServiceInput(input))).toBe(argument);
   });
 });
 
@@ -178,7 +168,7 @@ describe('checkVirtualServerInput', () => {
     ['a negative limit', { ...valid, connectionLimit: -1 }, 'input.connectionLimit'],
     ['an unsafe pool id', { ...valid, defaultPoolId: 'pool/1' }, 'input.defaultPoolId'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkVirtualServerInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkVirtualServerInput(input))).toBe(argument);
   });
 });
 
@@ -222,12 +212,12 @@ describe('checkRuleInput', () => {
       'rule.service',
     ],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkRuleInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkRuleInput(input))).toBe(argument);
   });
 
   it('refuses the same id twice in a ruleset', () => {
     expect(
-      argumentOf(() =>
+      refusedArgument(() =>
         checkRuleInputs([
           { action: 'allow', id: '1' },
           { action: 'deny', id: '1' },
@@ -239,7 +229,7 @@ describe('checkRuleInput', () => {
 
 describe('position and generation number', () => {
   it('refuses a negative position', () => {
-    expect(argumentOf(() => checkPosition(-1))).toBe('position');
+    expect(refusedArgument(() => checkPosition(-1))).toBe('position');
     expect(checkPosition(0)).toBe(0);
     expect(checkPosition(null)).toBeUndefined();
   });
@@ -248,7 +238,7 @@ describe('position and generation number', () => {
     expect(checkGenerationNumber('1312802020950')).toBe('1312802020950');
     expect(checkGenerationNumber('"1312802020950"')).toBe('1312802020950');
     expect(checkGenerationNumber(undefined)).toBeUndefined();
-    expect(argumentOf(() => checkGenerationNumber('12 34'))).toBe('generationNumber');
+    expect(refusedArgument(() => checkGenerationNumber('12 34'))).toBe('generationNumber');
   });
 });
 
@@ -266,6 +256,6 @@ describe('checkDfwRuleInput', () => {
     ['an empty name', { action: 'allow', name: ' ' }, 'rule.name'],
     ['a control character in notes', { action: 'allow', notes: 'a\u0001' }, 'rule.notes'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkDfwRuleInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkDfwRuleInput(input))).toBe(argument);
   });
 });

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BadUserInputError } from '../../src/errors.ts';
 import {
   checkPackageFile,
   checkVroId,
   checkWorkflowFilter,
   isVroId,
 } from '../../src/inputs/orchestration.ts';
-
-function refusal(run: () => unknown): BadUserInputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BadUserInputError) return error;
-    throw error;
-  }
-  throw new Error('no BadUserInputError');
-}
+import { badInput } from '../helpers/thrown.ts';
 
 describe('vRO ids', () => {
   it.each([
@@ -31,7 +21,7 @@ describe('vRO ids', () => {
   it.each(['', '../packages', 'a,b', 'a b', 'a/b', 'id=1', '-lead', 'x'.repeat(201)])(
     'refuses %j naming the argument',
     (id) => {
-      const error = refusal(() => checkVroId(id, 'executionId'));
+      const error = badInput(() => checkVroId(id, 'executionId'));
       expect(error.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'executionId' });
       expect(error.message).toMatch(/^executionId is not a valid vRO id/);
       expect(isVroId(id)).toBe(false);
@@ -57,7 +47,7 @@ describe('the workflows filter', () => {
     ['an unpaired surrogate', { version: '\uD800' }, /unpaired surrogate/],
     ['a value longer than vRO accepts', { nameContains: 'x'.repeat(256) }, /at most 255/],
   ])('refuses %s, naming the field', (_what, filter, message) => {
-    const error = refusal(() => checkWorkflowFilter(filter));
+    const error = badInput(() => checkWorkflowFilter(filter));
     const [field = ''] = Object.keys(filter);
     expect(error.extensions['argument']).toBe(`filter.${field}`);
     expect(error.message).toMatch(message);
@@ -70,7 +60,7 @@ describe('the workflows filter', () => {
 
 describe('a package file', () => {
   it('refuses an empty file and takes any other', () => {
-    expect(refusal(() => checkPackageFile({ size: 0 })).extensions['argument']).toBe('file');
+    expect(badInput(() => checkPackageFile({ size: 0 })).extensions['argument']).toBe('file');
     const file = { size: 1 };
     expect(checkPackageFile(file)).toBe(file);
   });
