@@ -7,8 +7,11 @@ import type {
   OrganizationInput,
   PublishBlueprintInput,
   RegisterCatalogItemInput,
+  RequestCatalogItemInput,
+  RequestResourceActionInput,
 } from '../generated/graphql.ts';
 import { isObject } from '../upstreams/vra/decode.ts';
+import type { RequestEdits } from '../upstreams/vra/request-body.ts';
 import type { WireProviderCatalogItem } from '../upstreams/vra/wire.ts';
 import { checkAll, checkNotBlank, checkPattern, optional, refuse } from './check.ts';
 
@@ -54,6 +57,38 @@ export function checkRequestData(data: unknown): Record<string, unknown> | undef
     );
   }
   return data;
+}
+
+/** A requestCatalogItem input: the item to request and the edits of its template. */
+export function checkItemRequest(input: RequestCatalogItemInput): {
+  catalogItemId: string;
+  edits: RequestEdits;
+} {
+  const catalogItemId = checkVraId(input.catalogItemId, 'input.catalogItemId');
+  const businessGroupId = optional(input.businessGroupId, (id) =>
+    checkVraId(id, 'input.businessGroupId'),
+  );
+  const data = checkRequestData(input.data);
+  return {
+    catalogItemId,
+    edits: { data, description: input.description, reasons: input.reasons, businessGroupId },
+  };
+}
+
+/** A requestResourceAction input: the resource, the action and the edits of its template. */
+export function checkActionRequest(input: RequestResourceActionInput): {
+  resourceId: string;
+  actionId: string;
+  edits: RequestEdits;
+} {
+  const resourceId = checkVraId(input.resourceId, 'input.resourceId');
+  const actionId = checkVraId(input.actionId, 'input.actionId');
+  const data = checkRequestData(input.data);
+  return {
+    resourceId,
+    actionId,
+    edits: { data, description: input.description, reasons: input.reasons },
+  };
 }
 
 type ItemFields = Omit<RegisterCatalogItemInput, 'providerId' | 'bindingId'>;

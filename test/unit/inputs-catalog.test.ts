@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RegisterCatalogItemInput } from '../../src/generated/graphql.ts';
 import {
+  checkActionRequest,
   checkBlueprintRegistration,
+  checkItemRequest,
   checkProviderId,
   checkProviderName,
   checkRegistration,
@@ -140,5 +142,45 @@ describe('the data of a request', () => {
     expect(checkRequestData(null)).toBeUndefined();
     expect(checkRequestData(undefined)).toBeUndefined();
     expect(checkRequestData({ a: 1 })).toEqual({ a: 1 });
+  });
+});
+
+describe('a request of an item or an action', () => {
+  it('answers the checked ids and the edits of the template', () => {
+    expect(
+      checkItemRequest({
+        catalogItemId: 'item-1',
+        businessGroupId: 'bg-2',
+        description: 'web',
+        data: { _leaseDays: 3 },
+      }),
+    ).toEqual({
+      catalogItemId: 'item-1',
+      edits: {
+        data: { _leaseDays: 3 },
+        description: 'web',
+        reasons: undefined,
+        businessGroupId: 'bg-2',
+      },
+    });
+    expect(checkActionRequest({ resourceId: 'res-1', actionId: 'act-1', reasons: 'r' })).toEqual({
+      resourceId: 'res-1',
+      actionId: 'act-1',
+      edits: { data: undefined, description: undefined, reasons: 'r' },
+    });
+  });
+
+  it.each([
+    ['input.catalogItemId', () => checkItemRequest({ catalogItemId: '../x' })],
+    [
+      'input.businessGroupId',
+      () => checkItemRequest({ catalogItemId: 'i', businessGroupId: 'a b' }),
+    ],
+    ['input.data', () => checkItemRequest({ catalogItemId: 'i', data: [1] })],
+    ['input.resourceId', () => checkActionRequest({ resourceId: '', actionId: 'a' })],
+    ['input.actionId', () => checkActionRequest({ resourceId: 'r', actionId: 'a/b' })],
+    ['input.data', () => checkActionRequest({ resourceId: 'r', actionId: 'a', data: 'cpu=2' })],
+  ])('refuses a bad %s', (argument, run) => {
+    expect(badInput(run).extensions['argument']).toBe(argument);
   });
 });

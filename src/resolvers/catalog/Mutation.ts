@@ -3,10 +3,10 @@ import type { MutationResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import { loadProvider } from '../../loaders/vra.ts';
 import {
+  checkActionRequest,
   checkBlueprintRegistration,
+  checkItemRequest,
   checkRegistration,
-  checkRequestData,
-  checkVraId,
 } from '../../inputs/catalog.ts';
 import { editTemplate } from '../../upstreams/vra/request-body.ts';
 import type {
@@ -41,46 +41,22 @@ export const Mutation: MutationResolvers = {
    * (default: the template's), description and reasons, and submits it.
    */
   async requestCatalogItem(_root, { input }, context) {
-    checkVraId(input.catalogItemId, 'input.catalogItemId');
-    if (input.businessGroupId !== null && input.businessGroupId !== undefined) {
-      checkVraId(input.businessGroupId, 'input.businessGroupId');
-    }
-    const data = checkRequestData(input.data);
+    const { catalogItemId, edits } = checkItemRequest(input);
     const { clients, call, loaders } = context;
-    const template = await loaders.vra.requestTemplate.load(input.catalogItemId);
-    const body = editTemplate(template, {
-      data,
-      description: input.description,
-      reasons: input.reasons,
-      businessGroupId: input.businessGroupId,
-    });
-    const request = await clients.vra.submitCatalogItemRequest(call, input.catalogItemId, body);
+    const template = await loaders.vra.requestTemplate.load(catalogItemId);
+    const body = editTemplate(template, edits);
+    const request = await clients.vra.submitCatalogItemRequest(call, catalogItemId, body);
     return submitted(context, request);
   },
 
   /** The same for an action on a resource (Power Off, Reboot, Destroy, ...). */
   async requestResourceAction(_root, { input }, context) {
-    checkVraId(input.resourceId, 'input.resourceId');
-    checkVraId(input.actionId, 'input.actionId');
-    const data = checkRequestData(input.data);
+    const { resourceId, actionId, edits } = checkActionRequest(input);
     const { clients, call, loaders } = context;
-    const template = await clients.vra.getResourceActionTemplate(
-      call,
-      input.resourceId,
-      input.actionId,
-    );
-    const body = editTemplate(template, {
-      data,
-      description: input.description,
-      reasons: input.reasons,
-    });
-    const request = await clients.vra.submitResourceActionRequest(
-      call,
-      input.resourceId,
-      input.actionId,
-      body,
-    );
-    loaders.vra.resource.clear(input.resourceId);
+    const template = await clients.vra.getResourceActionTemplate(call, resourceId, actionId);
+    const body = editTemplate(template, edits);
+    const request = await clients.vra.submitResourceActionRequest(call, resourceId, actionId, body);
+    loaders.vra.resource.clear(resourceId);
     return submitted(context, request);
   },
 
