@@ -67,6 +67,11 @@ export const serviceProtocols: readonly string[] = [
 const virtualServerProtocols = ['HTTP', 'HTTPS', 'TCP', 'UDP'] as const;
 const dfwActions = ['allow', 'deny', 'reject'] as const;
 
+/** True for what can be an NSX id (also used on ids the manager itself answers). */
+export function isNsxId(value: string): boolean {
+  return idPattern.test(value);
+}
+
 /** An NSX object id, scope id, edge id or rule id: safe as one path segment. */
 export function checkNsxId(value: string, argument: string): string {
   return checkPattern(

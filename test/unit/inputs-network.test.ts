@@ -3,6 +3,7 @@ import {
   checkDfwRuleInput,
   checkGenerationNumber,
   checkNsxId,
+  isNsxId,
   checkIpSetInput,
   checkPosition,
   checkRuleInput,
@@ -19,6 +20,7 @@ describe('checkNsxId', () => {
     'accepts %s',
     (id) => {
       expect(checkNsxId(id, 'id')).toBe(id);
+      expect(isNsxId(id)).toBe(true);
     },
   );
 
@@ -26,6 +28,7 @@ describe('checkNsxId', () => {
     'refuses %j',
     (id) => {
       expect(refusedArgument(() => checkNsxId(id, 'id'))).toBe('id');
+      expect(isNsxId(id)).toBe(false);
     },
   );
 });

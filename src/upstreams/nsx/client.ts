@@ -9,6 +9,7 @@ import {
   type UpstreamResponse,
 } from '../../http/upstream-http.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
+import { isNsxId } from '../../inputs/network.ts';
 import { readDistributedFirewall, readSection, sectionPathSegment } from './dfw-xml.ts';
 import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
@@ -508,7 +509,7 @@ function createdIdIfAny(response: UpstreamResponse): string | null {
   }
   const id = fromLocation ?? (fromBody === '' ? undefined : fromBody);
   if (id === undefined) return null;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) {
+  if (!isNsxId(id)) {
     throw badResponse('a create answer with an id that is not an NSX id', response.status);
   }
   return id;
