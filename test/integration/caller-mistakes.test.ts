@@ -55,7 +55,7 @@ describe('workflow filters', () => {
       const answer = await stack.gql<any>(query, { filter: { [field]: 'x'.repeat(256) } });
       expect(answer.errors?.[0]).toMatchObject({
         message: `filter.${field} is longer than vRO accepts: at most 255 characters.`,
-        extensions: { code: 'BAD_USER_INPUT', argument: 'filter' },
+        extensions: { code: 'BAD_USER_INPUT', argument: `filter.${field}` },
       });
       expect(stack.vro.requests.length).toBe(before);
     },

@@ -392,4 +392,30 @@ describe('answers in a declared non-UTF-8 charset', () => {
       hostile.override('nsx', undefined);
     }
   });
+
+  it.each([
+    ['a Location', { location: '/api/2.0/services/ipset/..%2F..%2Fedges' }, ''],
+    ['a body', {}, 'ipset-1/../../edges'],
+  ])(
+    'refuses a created IP set whose id in %s is not an NSX id with UPSTREAM_BAD_RESPONSE, reading nothing by it',
+    async (_where, headers, body) => {
+      const reads = () => hostile.nsx.requests.filter((r) => r.method === 'GET').length;
+      hostile.override('nsx', (request) =>
+        request.method === 'POST' && request.path.startsWith('/api/2.0/services/ipset/')
+          ? { status: 201, headers: { 'content-type': 'text/plain', ...headers }, body }
+          : undefined,
+      );
+      try {
+        const before = reads();
+        const create = await run(examples.find((e) => e.name === 'create-ip-set')!);
+        expect(create.payloads[0]?.errors?.[0]).toMatchObject({
+          message: expect.stringContaining('an id that is not an NSX id') as unknown,
+          extensions: { code: 'UPSTREAM_BAD_RESPONSE', upstream: { service: 'nsx' } },
+        });
+        expect(reads()).toBe(before);
+      } finally {
+        hostile.override('nsx', undefined);
+      }
+    },
+  );
 });

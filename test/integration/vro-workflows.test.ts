@@ -139,8 +139,8 @@ describe('workflows', () => {
   });
 
   it.each([
-    ['a comma in a filter value', { filter: { name: 'a,b' } }, 'filter'],
-    ['an empty filter value', { filter: { categoryName: '' } }, 'filter'],
+    ['a comma in a filter value', { filter: { name: 'a,b' } }, 'filter.name'],
+    ['an empty filter value', { filter: { categoryName: '' } }, 'filter.categoryName'],
     ['first 0', { first: 0 }, 'first'],
     ['first over 1000', { first: 1001 }, 'first'],
     ['a malformed after', { after: 'not-a-cursor' }, 'after'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkDfwRuleInput } from '../../src/upstreams/nsx/checks.ts';
+import { checkDfwRuleInput } from '../../src/inputs/network.ts';
 import {
   dfwRuleXml,
   readDistributedFirewall,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadUserInputError, UpstreamStatusError } from '../../src/errors.ts';
 import type { CallContext } from '../../src/http/upstream-http.ts';
-import { checkRuleInput } from '../../src/upstreams/nsx/checks.ts';
+import { checkRuleInput } from '../../src/inputs/network.ts';
 import {
   addFirewallRule,
   removeFirewallRule,

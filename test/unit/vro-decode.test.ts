@@ -8,19 +8,12 @@ import {
   executionIdFromLocation,
   parseJsonBody,
 } from '../../src/upstreams/vro/decode.ts';
+import { thrown } from '../helpers/thrown.ts';
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../fixtures/vro/${name}`, import.meta.url), 'utf8'));
 
-const badResponse = (run: () => unknown): UpstreamBadResponseError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UpstreamBadResponseError) return error;
-    throw error;
-  }
-  throw new Error('accepted');
-};
+const badResponse = (run: () => unknown) => thrown(UpstreamBadResponseError, run);
 
 describe('vRO body decoding', () => {
   it('reads the captured query result, turning string booleans into booleans', () => {

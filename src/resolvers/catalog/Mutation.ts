@@ -2,14 +2,18 @@ import { BadUserInputError } from '../../errors.ts';
 import type { MutationResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import { loadProvider } from '../../loaders/vra.ts';
-import { checkRequestData, editTemplate } from '../../upstreams/vra/request-body.ts';
+import {
+  checkActionRequest,
+  checkBlueprintRegistration,
+  checkItemRequest,
+  checkRegistration,
+} from '../../inputs/catalog.ts';
+import { editTemplate } from '../../upstreams/vra/request-body.ts';
 import type {
   WireCatalogItem,
   WireCatalogRequest,
   WireProviderCatalogItem,
 } from '../../upstreams/vra/wire.ts';
-import { assertVraId } from './ids.ts';
-import { blueprintRegistration, registration } from './registration-input.ts';
 
 async function register(
   { clients, call, loaders }: GatewayContext,
@@ -37,51 +41,27 @@ export const Mutation: MutationResolvers = {
    * (default: the template's), description and reasons, and submits it.
    */
   async requestCatalogItem(_root, { input }, context) {
-    assertVraId(input.catalogItemId, 'input.catalogItemId');
-    if (input.businessGroupId !== null && input.businessGroupId !== undefined) {
-      assertVraId(input.businessGroupId, 'input.businessGroupId');
-    }
-    const data = checkRequestData(input.data);
+    const { catalogItemId, edits } = checkItemRequest(input);
     const { clients, call, loaders } = context;
-    const template = await loaders.vra.requestTemplate.load(input.catalogItemId);
-    const body = editTemplate(template, {
-      data,
-      description: input.description,
-      reasons: input.reasons,
-      businessGroupId: input.businessGroupId,
-    });
-    const request = await clients.vra.submitCatalogItemRequest(call, input.catalogItemId, body);
+    const template = await loaders.vra.requestTemplate.load(catalogItemId);
+    const body = editTemplate(template, edits);
+    const request = await clients.vra.submitCatalogItemRequest(call, catalogItemId, body);
     return submitted(context, request);
   },
 
   /** The same for an action on a resource (Power Off, Reboot, Destroy, ...). */
   async requestResourceAction(_root, { input }, context) {
-    assertVraId(input.resourceId, 'input.resourceId');
-    assertVraId(input.actionId, 'input.actionId');
-    const data = checkRequestData(input.data);
+    const { resourceId, actionId, edits } = checkActionRequest(input);
     const { clients, call, loaders } = context;
-    const template = await clients.vra.getResourceActionTemplate(
-      call,
-      input.resourceId,
-      input.actionId,
-    );
-    const body = editTemplate(template, {
-      data,
-      description: input.description,
-      reasons: input.reasons,
-    });
-    const request = await clients.vra.submitResourceActionRequest(
-      call,
-      input.resourceId,
-      input.actionId,
-      body,
-    );
-    loaders.vra.resource.clear(input.resourceId);
+    const template = await clients.vra.getResourceActionTemplate(call, resourceId, actionId);
+    const body = editTemplate(template, edits);
+    const request = await clients.vra.submitResourceActionRequest(call, resourceId, actionId, body);
+    loaders.vra.resource.clear(resourceId);
     return submitted(context, request);
   },
 
   registerCatalogItem(_root, { input }, context) {
-    const { providerId, item } = registration(input);
+    const { providerId, item } = checkRegistration(input);
     return register(context, providerId, item);
   },
 
@@ -90,7 +70,7 @@ export const Mutation: MutationResolvers = {
    * provider (interfaces.md section 3); a published flag on the blueprint does nothing.
    */
   async publishBlueprint(_root, { input }, context) {
-    const item = blueprintRegistration(input);
+    const item = checkBlueprintRegistration(input);
     const name = input.providerName ?? context.config.vra.iaasProviderName;
     const provider = await loadProvider(context.loaders.vra.providerByName, name);
     if (provider === null) {

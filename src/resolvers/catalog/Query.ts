@@ -1,10 +1,9 @@
-import { BadUserInputError, nullOnNotFound } from '../../errors.ts';
+import { nullOnNotFound } from '../../errors.ts';
 import type { QueryResolvers } from '../../generated/graphql.ts';
+import { checkProviderId, checkProviderName, checkVraId } from '../../inputs/catalog.ts';
 import { loadProvider } from '../../loaders/vra.ts';
 import { readWindow } from '../../upstreams/vra/paging.ts';
 import { connectionWindow, toConnection } from '../connection.ts';
-import { assertVraId } from './ids.ts';
-import { providerIdPattern } from './registration-input.ts';
 
 export const Query: QueryResolvers = {
   async providers(_root, { first, after }, { loaders }) {
@@ -14,17 +13,14 @@ export const Query: QueryResolvers = {
   },
 
   async provider(_root, { id }, { clients, call, loaders }) {
-    if (!providerIdPattern.test(id)) {
-      throw new BadUserInputError('"id" must be a provider id (a UUID).', 'id');
-    }
+    checkProviderId(id, 'id');
     const provider = await nullOnNotFound(() => clients.vra.getProvider(call, id));
     if (provider !== null) loaders.vra.providerById.prime(provider.id, provider);
     return provider;
   },
 
   providerByName(_root, { name }, { loaders }) {
-    if (name.trim() === '') throw new BadUserInputError('"name" must not be empty.', 'name');
-    return loadProvider(loaders.vra.providerByName, name);
+    return loadProvider(loaders.vra.providerByName, checkProviderName(name, 'name'));
   },
 
   async catalogItems(_root, { first, after }, { loaders }) {
@@ -44,7 +40,7 @@ export const Query: QueryResolvers = {
   },
 
   catalogRequest(_root, { id }, { loaders }) {
-    assertVraId(id, 'id');
+    checkVraId(id, 'id');
     return nullOnNotFound(() => loaders.vra.catalogRequest.load(id));
   },
 
@@ -60,7 +56,7 @@ export const Query: QueryResolvers = {
   },
 
   catalogResource(_root, { id }, { loaders }) {
-    assertVraId(id, 'id');
+    checkVraId(id, 'id');
     return nullOnNotFound(() => loaders.vra.resource.load(id));
   },
 };

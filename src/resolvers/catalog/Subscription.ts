@@ -1,11 +1,11 @@
 import type { SubscriptionResolvers } from '../../generated/graphql.ts';
 import type { CatalogRequestEvent } from '../../upstreams/vra/client.ts';
-import { assertVraId } from './ids.ts';
+import { checkVraId } from '../../inputs/catalog.ts';
 
 export const Subscription: SubscriptionResolvers = {
   catalogRequest: {
     subscribe(_parent, { id }, { clients, call }) {
-      assertVraId(id, 'id');
+      checkVraId(id, 'id');
       return clients.vra.watchCatalogRequest(call, id);
     },
     // An upstream error while polling becomes this event's error; the watch then ends.

@@ -3,14 +3,14 @@ import { orLayer3, sectionKey } from '../../loaders/nsx.ts';
 import {
   checkDfwRuleInput,
   checkGenerationNumber,
-  checkId,
+  checkNsxId,
   checkIpSetInput,
   checkPosition,
   checkRuleInput,
   checkRuleInputs,
   checkServiceInput,
   checkVirtualServerInput,
-} from '../../upstreams/nsx/checks.ts';
+} from '../../inputs/network.ts';
 import {
   addFirewallRule,
   removeFirewallRule,
@@ -42,7 +42,7 @@ function primeSection(
 
 export const Mutation: MutationResolvers = {
   async createIpSet(_root, { scopeId, input }, { clients, call, loaders }) {
-    checkId(scopeId, 'scopeId');
+    checkNsxId(scopeId, 'scopeId');
     const draft = checkIpSetInput(input);
     const id = await clients.nsx.createIpSet(call, scopeId, draft);
     loaders.nsx.ipSetsByScope.clearAll();
@@ -50,7 +50,7 @@ export const Mutation: MutationResolvers = {
   },
 
   async updateIpSet(_root, { id, input }, { clients, call, loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     const draft = checkIpSetInput(input);
     const ipSet = await clients.nsx.updateIpSet(call, id, draft);
     loaders.nsx.ipSetsByScope.clearAll();
@@ -59,7 +59,7 @@ export const Mutation: MutationResolvers = {
   },
 
   async deleteIpSet(_root, { id, force }, { clients, call, loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     // An explicit `force: null` arrives as null despite the default.
     await clients.nsx.deleteIpSet(call, id, (force as boolean | null) === true);
     loaders.nsx.ipSetById.clear(id);
@@ -68,7 +68,7 @@ export const Mutation: MutationResolvers = {
   },
 
   async createService(_root, { scopeId, input }, { clients, call, loaders }) {
-    checkId(scopeId, 'scopeId');
+    checkNsxId(scopeId, 'scopeId');
     const draft = checkServiceInput(input);
     const id = await clients.nsx.createService(call, scopeId, draft);
     loaders.nsx.servicesByScope.clearAll();
@@ -76,7 +76,7 @@ export const Mutation: MutationResolvers = {
   },
 
   async updateService(_root, { id, input }, { clients, call, loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     const draft = checkServiceInput(input);
     await clients.nsx.updateService(call, id, draft);
     loaders.nsx.servicesByScope.clearAll();
@@ -84,7 +84,7 @@ export const Mutation: MutationResolvers = {
   },
 
   async deleteService(_root, { id, force }, { clients, call, loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     await clients.nsx.deleteService(call, id, (force as boolean | null) === true);
     loaders.nsx.serviceById.clear(id);
     loaders.nsx.servicesByScope.clearAll();
@@ -92,15 +92,15 @@ export const Mutation: MutationResolvers = {
   },
 
   async addVirtualServer(_root, { edgeId, input }, { clients, call, loaders }) {
-    checkId(edgeId, 'edgeId');
+    checkNsxId(edgeId, 'edgeId');
     const server = await clients.nsx.addVirtualServer(call, edgeId, checkVirtualServerInput(input));
     loaders.nsx.virtualServersByEdge.clear(edgeId);
     return server;
   },
 
   async updateVirtualServer(_root, { edgeId, id, input }, { clients, call, loaders }) {
-    checkId(edgeId, 'edgeId');
-    checkId(id, 'id');
+    checkNsxId(edgeId, 'edgeId');
+    checkNsxId(id, 'id');
     const draft = checkVirtualServerInput(input);
     const server = await clients.nsx.updateVirtualServer(call, edgeId, id, draft);
     loaders.nsx.virtualServersByEdge.clear(edgeId);
@@ -108,21 +108,21 @@ export const Mutation: MutationResolvers = {
   },
 
   async deleteVirtualServer(_root, { edgeId, id }, { clients, call, loaders }) {
-    checkId(edgeId, 'edgeId');
-    checkId(id, 'id');
+    checkNsxId(edgeId, 'edgeId');
+    checkNsxId(id, 'id');
     await clients.nsx.deleteVirtualServer(call, edgeId, id);
     loaders.nsx.virtualServersByEdge.clear(edgeId);
     return { id, deleted: true };
   },
 
   async forceSyncEdge(_root, { edgeId }, { clients, call }) {
-    checkId(edgeId, 'edgeId');
+    checkNsxId(edgeId, 'edgeId');
     await clients.nsx.forceSyncEdge(call, edgeId);
     return { edgeId, accepted: true };
   },
 
   async updateApplicationFirewall(_root, { portGroupId, rules, generationNumber }, context) {
-    checkId(portGroupId, 'portGroupId');
+    checkNsxId(portGroupId, 'portGroupId');
     const drafts = checkRuleInputs(rules);
     const generation = checkGenerationNumber(generationNumber);
     const { clients, call } = context;
@@ -131,7 +131,7 @@ export const Mutation: MutationResolvers = {
   },
 
   async addApplicationFirewallRule(_root, { portGroupId, rule, position }, context) {
-    checkId(portGroupId, 'portGroupId');
+    checkNsxId(portGroupId, 'portGroupId');
     const draft = checkRuleInput(rule);
     const at = checkPosition(position);
     const config = await addFirewallRule(context.clients.nsx, context.call, portGroupId, draft, at);
@@ -139,14 +139,14 @@ export const Mutation: MutationResolvers = {
   },
 
   async removeApplicationFirewallRule(_root, { portGroupId, ruleId }, context) {
-    checkId(portGroupId, 'portGroupId');
-    checkId(ruleId, 'ruleId');
+    checkNsxId(portGroupId, 'portGroupId');
+    checkNsxId(ruleId, 'ruleId');
     const config = await removeFirewallRule(context.clients.nsx, context.call, portGroupId, ruleId);
     return primeFirewall(context, config);
   },
 
   async addFirewallSectionRule(_root, { sectionId, layer, rule }, context) {
-    checkId(sectionId, 'sectionId');
+    checkNsxId(sectionId, 'sectionId');
     const draft = checkDfwRuleInput(rule);
     const { clients, call } = context;
     const section = await addSectionRule(clients.nsx, call, orLayer3(layer), sectionId, draft);
@@ -154,8 +154,8 @@ export const Mutation: MutationResolvers = {
   },
 
   async removeFirewallSectionRule(_root, { sectionId, layer, ruleId }, context) {
-    checkId(sectionId, 'sectionId');
-    checkId(ruleId, 'ruleId');
+    checkNsxId(sectionId, 'sectionId');
+    checkNsxId(ruleId, 'ruleId');
     const { clients, call } = context;
     const section = await removeSectionRule(clients.nsx, call, orLayer3(layer), sectionId, ruleId);
     return primeSection(context, section);

@@ -1,29 +1,29 @@
 import { nullOnNotFound } from '../../errors.ts';
 import type { QueryResolvers } from '../../generated/graphql.ts';
 import { orLayer3, sectionKey } from '../../loaders/nsx.ts';
-import { checkId } from '../../upstreams/nsx/checks.ts';
+import { checkNsxId } from '../../inputs/network.ts';
 
 export const Query: QueryResolvers = {
   ipSets(_root, { scopeId }, { loaders }) {
-    return loaders.nsx.ipSetsByScope.load(checkId(scopeId, 'scopeId'));
+    return loaders.nsx.ipSetsByScope.load(checkNsxId(scopeId, 'scopeId'));
   },
 
   ipSet(_root, { id }, { loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     return nullOnNotFound(() => loaders.nsx.ipSetById.load(id));
   },
 
   services(_root, { scopeId }, { loaders }) {
-    return loaders.nsx.servicesByScope.load(checkId(scopeId, 'scopeId'));
+    return loaders.nsx.servicesByScope.load(checkNsxId(scopeId, 'scopeId'));
   },
 
   service(_root, { id }, { loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     return nullOnNotFound(() => loaders.nsx.serviceById.load(id));
   },
 
   applicationFirewall(_root, { portGroupId }, { loaders }) {
-    checkId(portGroupId, 'portGroupId');
+    checkNsxId(portGroupId, 'portGroupId');
     return nullOnNotFound(() => loaders.nsx.firewallByPortGroup.load(portGroupId));
   },
 
@@ -32,7 +32,7 @@ export const Query: QueryResolvers = {
   },
 
   edge(_root, { id }, { loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     return nullOnNotFound(() => loaders.nsx.edgeById.load(id));
   },
 
@@ -42,7 +42,7 @@ export const Query: QueryResolvers = {
   },
 
   firewallSection(_root, { id, layer }, { loaders }) {
-    checkId(id, 'id');
+    checkNsxId(id, 'id');
     return nullOnNotFound(() => loaders.nsx.firewallSection.load(sectionKey(orLayer3(layer), id)));
   },
 };

@@ -1,7 +1,7 @@
-import { BadUserInputError, UpstreamError } from '../../errors.ts';
+import { UpstreamError } from '../../errors.ts';
 import type { MutationResolvers, TagImportMode } from '../../generated/graphql.ts';
-import { checkDeclaredInputs, encodeParameters } from '../../upstreams/vro/encode-parameters.ts';
-import { assertVroId } from '../../upstreams/vro/ids.ts';
+import { checkPackageFile, checkVroId } from '../../inputs/orchestration.ts';
+import { checkDeclaredInputs, encodeParameters } from '../../inputs/workflow-inputs.ts';
 import type {
   ExecutionRecord,
   WireParameterValue,
@@ -23,7 +23,7 @@ const tagImportModes: Record<TagImportMode, WireTagImportMode> = {
 
 export const Mutation: MutationResolvers = {
   async runWorkflow(_parent, { workflowId, inputs }, { clients, loaders, call }) {
-    assertVroId(workflowId, 'workflowId');
+    checkVroId(workflowId, 'workflowId');
     const given = inputs ?? [];
     const parameters = encodeParameters(given);
     if (given.length > 0) {
@@ -45,8 +45,8 @@ export const Mutation: MutationResolvers = {
   },
 
   async cancelWorkflowExecution(_parent, { workflowId, executionId }, { clients, loaders, call }) {
-    assertVroId(workflowId, 'workflowId');
-    assertVroId(executionId, 'executionId');
+    checkVroId(workflowId, 'workflowId');
+    checkVroId(executionId, 'executionId');
     const key = { workflowId, executionId };
     loaders.vro.executionById.clear(key);
     loaders.vro.executionLogs.clear(key);
@@ -60,7 +60,7 @@ export const Mutation: MutationResolvers = {
     // an argument with a default can still be given an explicit null
     const { file, overwrite, importConfigurationAttributeValues, tagImportMode } =
       args as ImportPackageArguments;
-    if (file.size === 0) throw new BadUserInputError('The package file is empty.', 'file');
+    checkPackageFile(file);
     await clients.vro.importPackage(call, file, {
       overwrite: overwrite === true,
       importConfigurationAttributeValues: importConfigurationAttributeValues === true,

@@ -1,13 +1,13 @@
 import { nullOnNotFound } from '../../errors.ts';
 import type { QueryResolvers } from '../../generated/graphql.ts';
 import { buildConditions } from '../../upstreams/vro/conditions.ts';
-import { assertVroId } from '../../upstreams/vro/ids.ts';
+import { checkVroId, checkWorkflowFilter } from '../../inputs/orchestration.ts';
 import { connectionWindow, toConnection } from '../connection.ts';
 
 export const Query: QueryResolvers = {
   async workflows(_parent, { filter, first, after }, { clients, loaders, call }) {
     const { offset: startIndex, size: maxResult } = connectionWindow('workflows', first, after);
-    const conditions = buildConditions(filter);
+    const conditions = buildConditions(checkWorkflowFilter(filter));
     const page = await clients.vro.queryWorkflows(call, { conditions, maxResult, startIndex });
     const workflows = page.workflows.slice(0, maxResult);
     for (const workflow of workflows) loaders.vro.workflowSummaryById.prime(workflow.id, workflow);
@@ -15,13 +15,13 @@ export const Query: QueryResolvers = {
   },
 
   workflow(_parent, { id }, { loaders }) {
-    assertVroId(id, 'id');
+    checkVroId(id, 'id');
     return nullOnNotFound(() => loaders.vro.workflowById.load(id));
   },
 
   workflowExecution(_parent, { workflowId, executionId }, { clients, call }) {
-    assertVroId(workflowId, 'workflowId');
-    assertVroId(executionId, 'executionId');
+    checkVroId(workflowId, 'workflowId');
+    checkVroId(executionId, 'executionId');
     return nullOnNotFound(() => clients.vro.getExecution(call, workflowId, executionId));
   },
 };

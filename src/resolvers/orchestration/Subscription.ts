@@ -1,12 +1,12 @@
 import type { SubscriptionResolvers } from '../../generated/graphql.ts';
 import type { ExecutionEvent } from '../../upstreams/vro/execution-watcher.ts';
-import { assertVroId } from '../../upstreams/vro/ids.ts';
+import { checkVroId } from '../../inputs/orchestration.ts';
 
 export const Subscription: SubscriptionResolvers = {
   workflowExecution: {
     subscribe(_parent, { workflowId, executionId }, { clients, call }) {
-      assertVroId(workflowId, 'workflowId');
-      assertVroId(executionId, 'executionId');
+      checkVroId(workflowId, 'workflowId');
+      checkVroId(executionId, 'executionId');
       return clients.vro.watchExecution(call, workflowId, executionId);
     },
     // An upstream error while polling becomes this event's error; the watch then ends.

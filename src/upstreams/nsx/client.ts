@@ -9,7 +9,7 @@ import {
   type UpstreamResponse,
 } from '../../http/upstream-http.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
-import { checkId } from './checks.ts';
+import { isNsxId } from '../../inputs/network.ts';
 import { readDistributedFirewall, readSection, sectionPathSegment } from './dfw-xml.ts';
 import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
@@ -60,7 +60,8 @@ const maxEdgePages = 1024;
 /**
  * Typed calls to the network security manager (NSX / vCNS), on the corrected
  * paths of interfaces.md section C. Every body is built and read by xml.ts;
- * every id that goes into a path is checked and percent-encoded.
+ * every id that goes into a path is percent-encoded (ids from a caller come
+ * checked by src/inputs/network.ts).
  */
 export class NsxClient {
   /** This process's firewall writes, one at a time per context (see firewall-edit.ts). */
@@ -88,7 +89,7 @@ export class NsxClient {
   async listIpSets(call: CallContext, scopeId: string): Promise<IpSetRecord[]> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/ipset/scope/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/ipset/scope/${scopeId}`,
       route: '/api/2.0/services/ipset/scope/{scopeId}',
     });
     return readIpSetList(await this.#parse(response));
@@ -97,7 +98,7 @@ export class NsxClient {
   async getIpSet(call: CallContext, id: string): Promise<IpSetRecord> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/ipset/${id}`,
       route: '/api/2.0/services/ipset/{id}',
     });
     return readIpSet(await this.#parse(response));
@@ -107,7 +108,7 @@ export class NsxClient {
   async createIpSet(call: CallContext, scopeId: string, draft: IpSetDraft): Promise<string> {
     const response = await this.#send(call, {
       method: 'POST',
-      path: path`/api/2.0/services/ipset/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/ipset/${scopeId}`,
       route: '/api/2.0/services/ipset/{scopeId}',
       body: ipSetCreateXml(draft),
     });
@@ -123,7 +124,7 @@ export class NsxClient {
     const current = await this.getIpSet(call, id);
     const response = await this.#send(call, {
       method: 'PUT',
-      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/ipset/${id}`,
       route: '/api/2.0/services/ipset/{id}',
       body: ipSetUpdateXml(current, draft),
     });
@@ -134,7 +135,7 @@ export class NsxClient {
   async deleteIpSet(call: CallContext, id: string, force: boolean): Promise<void> {
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/2.0/services/ipset/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/ipset/${id}`,
       route: '/api/2.0/services/ipset/{id}',
       query: { force },
     });
@@ -145,7 +146,7 @@ export class NsxClient {
   async listServices(call: CallContext, scopeId: string): Promise<ServiceRecord[]> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/application/scope/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/application/scope/${scopeId}`,
       route: '/api/2.0/services/application/scope/{scopeId}',
     });
     return readServiceList(await this.#parse(response));
@@ -154,7 +155,7 @@ export class NsxClient {
   async getService(call: CallContext, id: string): Promise<ServiceRecord> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/application/${id}`,
       route: '/api/2.0/services/application/{id}',
     });
     return readService(await this.#parse(response));
@@ -164,7 +165,7 @@ export class NsxClient {
   async createService(call: CallContext, scopeId: string, draft: ServiceDraft): Promise<string> {
     const response = await this.#send(call, {
       method: 'POST',
-      path: path`/api/2.0/services/application/${checkId(scopeId, 'scopeId')}`,
+      path: path`/api/2.0/services/application/${scopeId}`,
       route: '/api/2.0/services/application/{scopeId}',
       body: serviceCreateXml(draft),
     });
@@ -175,7 +176,7 @@ export class NsxClient {
     const current = await this.getService(call, id);
     await this.#send(call, {
       method: 'PUT',
-      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/application/${id}`,
       route: '/api/2.0/services/application/{id}',
       body: serviceUpdateXml(current, draft),
     });
@@ -184,7 +185,7 @@ export class NsxClient {
   async deleteService(call: CallContext, id: string, force: boolean): Promise<void> {
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/2.0/services/application/${checkId(id, 'id')}`,
+      path: path`/api/2.0/services/application/${id}`,
       route: '/api/2.0/services/application/{id}',
       query: { force },
     });
@@ -215,7 +216,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/summary`,
+      path: path`/api/${version}/edges/${edgeId}/summary`,
       route: '/api/{version}/edges/{edgeId}/summary',
     });
     const root = await this.#parse(response);
@@ -229,7 +230,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
+      path: path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
     });
     return readVirtualServerList(await this.#parse(response));
@@ -243,7 +244,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     const response = await this.#send(call, {
       method: 'POST',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers`,
+      path: path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers',
       body: virtualServerXml(draft),
     });
@@ -262,7 +263,7 @@ export class NsxClient {
     draft: VirtualServerDraft,
   ): Promise<VirtualServerRecord> {
     const version = await this.#edgeApiVersion(call);
-    const serverPath = path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`;
+    const serverPath = path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers/${id}`;
     const route = '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}';
     const current = readVirtualServer(
       await this.#parse(await this.#send(call, { method: 'GET', path: serverPath, route })),
@@ -277,7 +278,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}/loadbalancer/config/virtualservers/${checkId(id, 'id')}`,
+      path: path`/api/${version}/edges/${edgeId}/loadbalancer/config/virtualservers/${id}`,
       route: '/api/{version}/edges/{edgeId}/loadbalancer/config/virtualservers/{id}',
     });
   }
@@ -291,7 +292,7 @@ export class NsxClient {
     const version = await this.#edgeApiVersion(call);
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/${version}/edges/${checkId(edgeId, 'edgeId')}`,
+      path: path`/api/${version}/edges/${edgeId}`,
       route: '/api/{version}/edges/{edgeId}?action=forcesync',
       query: { action: 'forcesync' },
       contentType: xmlMediaType,
@@ -350,7 +351,7 @@ export class NsxClient {
     const segment = sectionPathSegment[layer];
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(sectionId, 'sectionId')}`,
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${sectionId}`,
       route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}`,
     });
     const etag = response.headers['etag'];
@@ -374,7 +375,7 @@ export class NsxClient {
     const segment = sectionPathSegment[section.layer];
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(section.id, 'sectionId')}/rules`,
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${section.id}/rules`,
       route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}/rules`,
       body: rule,
       headers: { 'if-match': section.generationNumber },
@@ -389,7 +390,7 @@ export class NsxClient {
     const segment = sectionPathSegment[section.layer];
     await this.#send(call, {
       method: 'DELETE',
-      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${checkId(section.id, 'sectionId')}/rules/${checkId(ruleId, 'ruleId')}`,
+      path: path`/api/4.0/firewall/globalroot-0/config/${segment}/${section.id}/rules/${ruleId}`,
       route: `/api/4.0/firewall/globalroot-0/config/${segment}/{sectionId}/rules/{ruleId}`,
       headers: { 'if-match': section.generationNumber },
     });
@@ -400,7 +401,7 @@ export class NsxClient {
   async getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: path`/api/2.0/app/firewall/${checkId(contextId, 'portGroupId')}/config`,
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
       route: '/api/2.0/app/firewall/{contextId}/config',
     });
     const generation = generationFromEtag(response.headers['etag']);
@@ -420,7 +421,7 @@ export class NsxClient {
   ): Promise<void> {
     await this.#send(call, {
       method: 'POST',
-      path: path`/api/2.0/app/firewall/${checkId(contextId, 'portGroupId')}/config`,
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
       route: '/api/2.0/app/firewall/{contextId}/config',
       body: document,
       contentType: 'text/xml',
@@ -514,7 +515,7 @@ function createdIdIfAny(response: UpstreamResponse): string | null {
   }
   const id = fromLocation ?? (fromBody === '' ? undefined : fromBody);
   if (id === undefined) return null;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id)) {
+  if (!isNsxId(id)) {
     throw badResponse('a create answer with an id that is not an NSX id', response.status);
   }
   return id;

@@ -27,18 +27,6 @@ export function mergeData(base: unknown, patch: unknown, depth = 0): unknown {
   return out;
 }
 
-/** Checks `data` of a request input before any call: absent, null or a JSON object. */
-export function checkRequestData(data: unknown): Json | undefined {
-  if (data === undefined || data === null) return undefined;
-  if (!isObject(data)) {
-    throw new BadUserInputError(
-      '"data" must be a JSON object of changes to the template\'s data, e.g. { "machine.vsphere": { "data": { "cpu": 2 } } }.',
-      'input.data',
-    );
-  }
-  return data;
-}
-
 export interface RequestEdits {
   data?: Json | undefined;
   description?: string | null | undefined;

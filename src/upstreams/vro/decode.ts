@@ -1,5 +1,5 @@
 import { UpstreamBadResponseError } from '../../errors.ts';
-import { isSafeVroId } from './ids.ts';
+import { isVroId } from '../../inputs/orchestration.ts';
 import { toIsoDate } from './unwrap-value.ts';
 import {
   executionStates,
@@ -271,7 +271,7 @@ export function executionIdFromLocation(location: string | undefined, status: nu
     throw bad('a Location header that is not a URL', status);
   }
   const executionId = segments.at(-1);
-  if (segments.at(-2) !== 'executions' || executionId === undefined || !isSafeVroId(executionId)) {
+  if (segments.at(-2) !== 'executions' || executionId === undefined || !isVroId(executionId)) {
     throw bad('a Location header that names no execution', status);
   }
   return executionId;

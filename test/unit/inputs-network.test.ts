@@ -1,42 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { BadUserInputError } from '../../src/errors.ts';
 import {
   checkDfwRuleInput,
   checkGenerationNumber,
-  checkId,
+  checkNsxId,
+  isNsxId,
   checkIpSetInput,
   checkPosition,
   checkRuleInput,
   checkRuleInputs,
   checkServiceInput,
   checkVirtualServerInput,
-  isAddress,
-  isPortList,
-} from '../../src/upstreams/nsx/checks.ts';
+} from '../../src/inputs/network.ts';
+import { isAddress, isPortList } from '../../src/inputs/network-addresses.ts';
 import { buildXml } from '../../src/upstreams/nsx/xml.ts';
+import { refusedArgument } from '../helpers/thrown.ts';
 
-function argumentOf(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BadUserInputError);
-    return (error as BadUserInputError).extensions['argument'];
-  }
-  throw new Error('no BadUserInputError');
-}
-
-describe('checkId', () => {
+describe('checkNsxId', () => {
   it.each(['ipset-12', 'globalroot-0', 'edge-1', 'dvportgroup-63', '1003', 'a.b_c:d'])(
     'accepts %s',
     (id) => {
-      expect(checkId(id, 'id')).toBe(id);
+      expect(checkNsxId(id, 'id')).toBe(id);
+      expect(isNsxId(id)).toBe(true);
     },
   );
 
   it.each(['', '../ipset-1', 'ipset 1', 'a/b', 'a?b', '-lead', 'x'.repeat(129), 'ü'])(
     'refuses %j',
     (id) => {
-      expect(argumentOf(() => checkId(id, 'id'))).toBe('id');
+      expect(refusedArgument(() => checkNsxId(id, 'id'))).toBe('id');
+      expect(isNsxId(id)).toBe(false);
     },
   );
 });
@@ -102,7 +94,7 @@ describe('checkIpSetInput', () => {
     ['a control character', { name: 'a\u0001', addresses: ['10.0.0.1'] }, 'input.name'],
     ['a long name', { name: 'x'.repeat(257), addresses: ['10.0.0.1'] }, 'input.name'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkIpSetInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkIpSetInput(input))).toBe(argument);
   });
 });
 
@@ -157,7 +149,7 @@ describe('checkServiceInput', () => {
     ['ports on IGMP', { name: 'n', protocol: 'IGMP', ports: '1' }, 'input.ports'],
     ['an empty name', { name: '', protocol: 'TCP' }, 'input.name'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkServiceInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkServiceInput(input))).toBe(argument);
   });
 });
 
@@ -179,7 +171,7 @@ describe('checkVirtualServerInput', () => {
     ['a negative limit', { ...valid, connectionLimit: -1 }, 'input.connectionLimit'],
     ['an unsafe pool id', { ...valid, defaultPoolId: 'pool/1' }, 'input.defaultPoolId'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkVirtualServerInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkVirtualServerInput(input))).toBe(argument);
   });
 });
 
@@ -223,12 +215,12 @@ describe('checkRuleInput', () => {
       'rule.service',
     ],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkRuleInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkRuleInput(input))).toBe(argument);
   });
 
   it('refuses the same id twice in a ruleset', () => {
     expect(
-      argumentOf(() =>
+      refusedArgument(() =>
         checkRuleInputs([
           { action: 'allow', id: '1' },
           { action: 'deny', id: '1' },
@@ -240,7 +232,7 @@ describe('checkRuleInput', () => {
 
 describe('position and generation number', () => {
   it('refuses a negative position', () => {
-    expect(argumentOf(() => checkPosition(-1))).toBe('position');
+    expect(refusedArgument(() => checkPosition(-1))).toBe('position');
     expect(checkPosition(0)).toBe(0);
     expect(checkPosition(null)).toBeUndefined();
   });
@@ -249,7 +241,7 @@ describe('position and generation number', () => {
     expect(checkGenerationNumber('1312802020950')).toBe('1312802020950');
     expect(checkGenerationNumber('"1312802020950"')).toBe('1312802020950');
     expect(checkGenerationNumber(undefined)).toBeUndefined();
-    expect(argumentOf(() => checkGenerationNumber('12 34'))).toBe('generationNumber');
+    expect(refusedArgument(() => checkGenerationNumber('12 34'))).toBe('generationNumber');
   });
 });
 
@@ -267,6 +259,6 @@ describe('checkDfwRuleInput', () => {
     ['an empty name', { action: 'allow', name: ' ' }, 'rule.name'],
     ['a control character in notes', { action: 'allow', notes: 'a\u0001' }, 'rule.notes'],
   ])('refuses %s', (_what, input, argument) => {
-    expect(argumentOf(() => checkDfwRuleInput(input))).toBe(argument);
+    expect(refusedArgument(() => checkDfwRuleInput(input))).toBe(argument);
   });
 });

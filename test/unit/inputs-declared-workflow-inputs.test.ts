@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDeclaredInputs } from '../../src/upstreams/vro/encode-parameters.ts';
+import { checkDeclaredInputs } from '../../src/inputs/workflow-inputs.ts';
 
 const declared = [
   { name: 'text', type: 'string' },

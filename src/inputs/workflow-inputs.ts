@@ -1,5 +1,10 @@
-import { BadUserInputError } from '../../errors.ts';
-import type { WireParameterDecl, WireParameterValue, WireValue } from './wire.ts';
+/**
+ * The inputs of a workflow run (vRO), checked and encoded before the run is
+ * sent: each value wrapped as its type says, every name declared by the
+ * workflow. Throws BAD_USER_INPUT (argument `inputs`) naming the input.
+ */
+import type { WireParameterDecl, WireParameterValue, WireValue } from '../upstreams/vro/wire.ts';
+import { refuse } from './check.ts';
 
 /** A parsed vRO type name. */
 export type VroType =
@@ -43,9 +48,9 @@ export function parseVroType(typeName: string): VroType {
     element = element.slice(6);
     nesting += 1;
     if (nesting > maxArrayNesting) {
-      throw new BadUserInputError(
-        `Unsupported vRO type: arrays are nested more than ${maxArrayNesting} deep.`,
+      refuse(
         'inputs',
+        `Unsupported vRO type: arrays are nested more than ${maxArrayNesting} deep.`,
       );
     }
   }
@@ -58,10 +63,10 @@ function parseElementType(element: string): VroType {
   const plain = plainTypes[element.toLowerCase()];
   if (plain !== undefined) return { kind: plain } as VroType;
   if (sdkTypeName.test(element)) return { kind: 'sdk', name: element };
-  throw new BadUserInputError(
+  refuse(
+    'inputs',
     `Unsupported vRO type ${quote(element)}: use string, number, boolean, date, Properties, ` +
       'SecureString, Array/<type> or a plugin type such as VC:VirtualMachine.',
-    'inputs',
   );
 }
 
@@ -94,9 +99,9 @@ export function encodeParameters(inputs: readonly ParameterInput[]): WireParamet
   const seen = new Set<string>();
   const parameters: WireParameterValue[] = [];
   for (const input of inputs) {
-    if (input.name === '') throw new BadUserInputError('An input name is empty.', 'inputs');
+    if (input.name === '') refuse('inputs', 'An input name is empty.');
     if (seen.has(input.name)) {
-      throw new BadUserInputError(`Input ${quote(input.name)} is given twice.`, 'inputs');
+      refuse('inputs', `Input ${quote(input.name)} is given twice.`);
     }
     seen.add(input.name);
     const type = parseVroType(input.type);
@@ -106,10 +111,7 @@ export function encodeParameters(inputs: readonly ParameterInput[]): WireParamet
       value = encodeValue(type, input.value);
     } catch (error) {
       if (error instanceof ValueMismatch) {
-        throw new BadUserInputError(
-          `Input ${quote(input.name)} (${vroTypeName(type)}): ${error.message}`,
-          'inputs',
-        );
+        refuse('inputs', `Input ${quote(input.name)} (${vroTypeName(type)}): ${error.message}`);
       }
       throw error;
     }
@@ -133,20 +135,17 @@ export function checkDeclaredInputs(
   for (const input of inputs) {
     const parameter = byName.get(input.name);
     if (parameter === undefined) {
-      throw new BadUserInputError(
+      refuse(
+        'inputs',
         `Input ${quote(input.name)} is not an input of workflow ${quote(workflowName)}; ` +
           `${declaredNames(declared)}.`,
-        'inputs',
       );
     }
     const expected = knownType(parameter.type);
     if (expected === undefined) continue;
     const given = vroTypeName(parseVroType(input.type));
     if (given !== expected) {
-      throw new BadUserInputError(
-        `Input ${quote(input.name)} is declared as ${expected}, not ${given}.`,
-        'inputs',
-      );
+      refuse('inputs', `Input ${quote(input.name)} is declared as ${expected}, not ${given}.`);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BadUserInputError } from '../../src/errors.ts';
-import { encodeParameters, parseVroType } from '../../src/upstreams/vro/encode-parameters.ts';
+import { encodeParameters, parseVroType } from '../../src/inputs/workflow-inputs.ts';
 
 const capturedRun = JSON.parse(
   readFileSync(new URL('../fixtures/vro/run-workflow-request.json', import.meta.url), 'utf8'),
