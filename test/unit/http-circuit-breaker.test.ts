@@ -24,6 +24,14 @@ function open(circuit: CircuitBreaker): void {
   expect(circuit.state).toBe('open');
 }
 
+/** A circuit opened, then left alone for resetMs. */
+function halfOpen(): CircuitBreaker {
+  const circuit = breaker();
+  open(circuit);
+  vi.advanceTimersByTime(resetMs);
+  return circuit;
+}
+
 /** Every caller that tries at once: how many were let through. */
 function concurrentCallers(circuit: CircuitBreaker, count: number): CircuitPass[] {
   return Array.from({ length: count }, () => circuit.tryAcquire()).filter(
@@ -32,20 +40,11 @@ function concurrentCallers(circuit: CircuitBreaker, count: number): CircuitPass[
 }
 
 describe('the circuit breaker', () => {
-  it('lets every call through while closed and opens only after consecutive failures', () => {
+  it('opens after consecutive failures: a success starts the count again, an abandoned call does not', () => {
     const circuit = breaker();
     pass(circuit).failed();
     pass(circuit).failed();
     pass(circuit).succeeded();
-    pass(circuit).failed();
-    pass(circuit).failed();
-    expect(circuit.state).toBe('closed');
-    pass(circuit).failed();
-    expect(circuit.state).toBe('open');
-  });
-
-  it('counts an abandoned call neither as a failure nor as a success', () => {
-    const circuit = breaker();
     pass(circuit).failed();
     pass(circuit).failed();
     pass(circuit).abandoned();
@@ -65,45 +64,28 @@ describe('the circuit breaker', () => {
   });
 
   it('lets exactly one probe through when half-open, however many callers try at once', () => {
-    const circuit = breaker();
-    open(circuit);
-    vi.advanceTimersByTime(resetMs);
+    const circuit = halfOpen();
     expect(concurrentCallers(circuit, 50)).toHaveLength(1);
     expect(concurrentCallers(circuit, 50)).toHaveLength(0);
     expect(circuit.state).toBe('half-open');
   });
 
-  it('closes when the probe succeeds', () => {
-    const circuit = breaker();
-    open(circuit);
-    vi.advanceTimersByTime(resetMs);
-    const [probe] = concurrentCallers(circuit, 10);
-    probe?.succeeded();
-    expect(circuit.state).toBe('closed');
-    expect(concurrentCallers(circuit, 10)).toHaveLength(10);
-  });
-
-  it('opens again for another resetMs when the probe fails, then lets one new probe through', () => {
-    const circuit = breaker();
-    open(circuit);
-    vi.advanceTimersByTime(resetMs);
-    const [probe] = concurrentCallers(circuit, 10);
-    probe?.failed();
-    expect(circuit.state).toBe('open');
-    expect(concurrentCallers(circuit, 10)).toHaveLength(0);
-    vi.advanceTimersByTime(resetMs);
-    expect(concurrentCallers(circuit, 10)).toHaveLength(1);
-  });
-
-  it('lets the next caller probe when the probe is abandoned (its client left)', () => {
-    const circuit = breaker();
-    open(circuit);
-    vi.advanceTimersByTime(resetMs);
-    const [probe] = concurrentCallers(circuit, 10);
-    probe?.abandoned();
-    expect(circuit.state).toBe('half-open');
-    expect(concurrentCallers(circuit, 10)).toHaveLength(1);
-  });
+  it.each([
+    ['succeeds', 'succeeded', 'closed', 10, 'closed'],
+    ['fails', 'failed', 'open', 0, 'half-open'],
+    ['is abandoned (its client left)', 'abandoned', 'half-open', 1, 'half-open'],
+  ] as const)(
+    'when the probe %s, the circuit is %s and lets %s of 10 callers through; %s a resetMs later',
+    (_, end, state, through, later) => {
+      const circuit = halfOpen();
+      const [probe] = concurrentCallers(circuit, 10);
+      probe?.[end]();
+      expect(circuit.state).toBe(state);
+      expect(concurrentCallers(circuit, 10)).toHaveLength(through);
+      vi.advanceTimersByTime(resetMs);
+      expect(circuit.state).toBe(later);
+    },
+  );
 
   it('lets no second probe out when a call from before the opening ends while the probe is out', () => {
     const circuit = breaker();
