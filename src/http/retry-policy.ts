@@ -27,6 +27,10 @@ export function backoffMs(
   return Math.round(random() * ceiling);
 }
 
+/** The two HTTP-date forms that carry their zone (RFC 9110 5.6.7): IMF-fixdate and RFC 850. */
+const httpDate =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4}|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2}) \d{2}:\d{2}:\d{2} GMT$/;
+
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or undefined. */
 export function retryAfterMs(
   header: string | undefined,
@@ -35,6 +39,7 @@ export function retryAfterMs(
   if (header === undefined) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  // Date.parse alone would take almost anything ("-5", "1.5") for a date.
+  const date = httpDate.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -11,7 +11,7 @@ import {
   UpstreamUnavailableError,
   type UpstreamService,
 } from '../errors.ts';
-import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
+import { CircuitBreaker, type CircuitPass, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
 import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
@@ -231,7 +231,8 @@ export class UpstreamHttp {
         traced?.end(event);
         this.#options.observer?.(event);
       };
-      if (!this.#breaker.tryAcquire()) {
+      const pass = this.#breaker.tryAcquire();
+      if (pass === undefined) {
         observe('shed', null);
         throw new UpstreamUnavailableError(this.service, 'calls are shed after repeated failures');
       }
@@ -248,12 +249,12 @@ export class UpstreamHttp {
       }
       const retryAfter = this.#retryDelay(result, retryable, attempt, deadline.at);
       if (!(result instanceof Error) && result.status >= 200 && result.status < 300) {
-        this.#breaker.onSuccess();
+        pass.succeeded();
         observe('ok', result.status);
         return result;
       }
       const failure = result instanceof Error ? result : this.#statusError(result, request, call);
-      this.#recordFailure(failure, result);
+      this.#recordFailure(pass, failure, result);
       observe(outcomeOf(failure), result instanceof Error ? statusOf(failure) : result.status);
       if (retryAfter === undefined) throw failure;
       try {
@@ -341,16 +342,16 @@ export class UpstreamHttp {
   }
 
   /** Network failures, timeouts and 5xx count against the circuit; a 4xx is a sane answer. */
-  #recordFailure(failure: Error, result: UpstreamResponse | Error): void {
+  #recordFailure(pass: CircuitPass, failure: Error, result: UpstreamResponse | Error): void {
     if (failure instanceof ClientGoneError || failure instanceof QueueFullUnavailableError) {
-      this.#breaker.onAbandon();
+      pass.abandoned();
     } else if (
       failure instanceof UpstreamTimeoutError ||
       failure instanceof UpstreamUnavailableError
     ) {
-      this.#breaker.onFailure();
-    } else if (!(result instanceof Error) && result.status >= 500) this.#breaker.onFailure();
-    else this.#breaker.onSuccess();
+      pass.failed();
+    } else if (!(result instanceof Error) && result.status >= 500) pass.failed();
+    else pass.succeeded();
   }
 
   /** The pause before another attempt, or undefined when this failure is final. */

@@ -43,7 +43,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { Fault, FaultSwitch } from './faults.ts';
+import type { Fault, FaultPlan } from './faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import type { RecordedRequest } from './sim-server.ts';
 import { startVraSimulator } from './vra/index.ts';
@@ -56,7 +56,7 @@ const services: readonly Service[] = ['vro', 'vra', 'nsx'];
 interface Started {
   service: Service;
   requests: RecordedRequest[];
-  faults: FaultSwitch;
+  faults: FaultPlan;
   description: Record<string, string>;
   close(): Promise<void>;
 }

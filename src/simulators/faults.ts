@@ -1,3 +1,9 @@
+/**
+ * The one fault mechanism of the three simulators: a plan of rules, each a
+ * request match (method, path), a fault, and how many requests (or what share
+ * of them) get it. Every simulator serves it the same way, before its own
+ * routes; only the bodies are its own (its error document, its broken body).
+ */
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { RecordedRequest } from './sim-server.ts';
 
@@ -5,11 +11,15 @@ import type { RecordedRequest } from './sim-server.ts';
 export type Fault =
   /** Answer normally, but only after `ms` (nothing at all when the client leaves first). */
   | { kind: 'delay'; ms: number }
-  /** Answer this status (and body) instead. */
+  /**
+   * Answer this status instead. A string body is sent as it is (in the
+   * simulator's error media type unless `contentType` says otherwise), any
+   * other body as JSON; without one, the simulator's own error document.
+   */
   | {
       kind: 'status';
       status: number;
-      body?: string;
+      body?: unknown;
       contentType?: string;
       headers?: Record<string, string>;
     }
@@ -24,38 +34,66 @@ export type Fault =
   /** Send the real answer (full Content-Length) `bytesPerTick` bytes every `tickMs`. */
   | { kind: 'drip'; bytesPerTick: number; tickMs: number };
 
-export interface FaultRule {
-  fault: Fault;
+/** Which requests: every one unless narrowed by method and decoded path. */
+export interface RequestMatch {
+  /** Any case. */
   method?: string;
-  /** Matched against the decoded path. */
-  path?: RegExp;
+  /** A string is the exact decoded path; a pattern is tested against it. */
+  path?: string | RegExp;
+}
+
+export function matches(match: RequestMatch, request: RecordedRequest): boolean {
+  const { method, path } = match;
+  if (method !== undefined && method.toUpperCase() !== request.method) return false;
+  if (path === undefined) return true;
+  return typeof path === 'string' ? path === request.path : path.test(request.path);
+}
+
+export interface FaultRule extends RequestMatch {
+  fault: Fault;
   /** How many matching requests get the fault (default: all until cleared). */
   times?: number;
   /** Chance that a matching request gets the fault (default 1). */
   probability?: number;
 }
 
-export interface FaultSwitch {
+export interface FaultPlan {
   /** Adds a rule; the first matching rule wins. */
   inject(rule: FaultRule): void;
   clear(): void;
+}
+
+/** A body in the simulator's own media type. */
+export interface SimBody {
+  body: string;
+  contentType: string;
+}
+
+/** JSON cut short: what the JSON simulators answer for a `malformed` fault. */
+export const brokenJson: SimBody = { body: '{"broken": [tru', contentType: 'application/json' };
+
+/** What faults answer in each simulator's own terms. */
+export interface FaultBodies {
+  /** The 200 body of a `malformed` fault: the simulator's media type, not parseable. */
+  malformed: SimBody;
+  /** The upstream's error document for a status (a `status` fault without a body). */
+  error(status: number): SimBody;
 }
 
 export type Answer = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 
 type BodyFault = Extract<Fault, { kind: 'reset-mid-body' | 'truncated' | 'drip' }>;
 
-/** Wraps a simulator's handler with switchable faults. */
+/** Wraps a simulator's handler with its fault plan. */
 export function withFaults(
   handler: Answer,
-  malformed: { body: string; contentType: string },
-): { handler: Answer; faults: FaultSwitch } {
+  bodies: FaultBodies,
+): { handler: Answer; faults: FaultPlan } {
   const rules: FaultRule[] = [];
   const pick = (request: RecordedRequest): Fault | undefined => {
     const index = rules.findIndex(
       (rule) =>
-        (rule.method === undefined || rule.method === request.method) &&
-        (rule.path === undefined || rule.path.test(request.path)) &&
+        matches(rule, request) &&
         (rule.probability === undefined || Math.random() < rule.probability),
     );
     const rule = rules[index];
@@ -75,9 +113,9 @@ export function withFaults(
         if (!(await pause(response, fault.ms))) return;
         return handler(request, response);
       case 'status': {
-        const body = fault.body ?? '';
+        const { body, contentType } = statusBody(fault, bodies);
         response.writeHead(fault.status, {
-          'content-type': fault.contentType ?? malformed.contentType,
+          'content-type': contentType,
           'content-length': Buffer.byteLength(body),
           ...fault.headers,
         });
@@ -89,10 +127,10 @@ export function withFaults(
         return;
       case 'malformed':
         response.writeHead(200, {
-          'content-type': malformed.contentType,
-          'content-length': Buffer.byteLength(malformed.body),
+          'content-type': bodies.malformed.contentType,
+          'content-length': Buffer.byteLength(bodies.malformed.body),
         });
-        response.end(malformed.body);
+        response.end(bodies.malformed.body);
         return;
       case 'reset-mid-body':
       case 'truncated':
@@ -107,6 +145,20 @@ export function withFaults(
       clear: () => rules.splice(0),
     },
   };
+}
+
+function statusBody(fault: Extract<Fault, { kind: 'status' }>, bodies: FaultBodies): SimBody {
+  if (fault.body === undefined) {
+    const own = bodies.error(fault.status);
+    return { body: own.body, contentType: fault.contentType ?? own.contentType };
+  }
+  if (typeof fault.body === 'string') {
+    return {
+      body: fault.body,
+      contentType: fault.contentType ?? bodies.error(fault.status).contentType,
+    };
+  }
+  return { body: JSON.stringify(fault.body), contentType: fault.contentType ?? 'application/json' };
 }
 
 /** Waits `ms`; false when the connection went away meanwhile. */

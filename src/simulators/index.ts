@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
-import type { FaultSwitch } from './faults.ts';
+import type { FaultPlan } from './faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import { startVraSimulator } from './vra/index.ts';
 import { startVroSimulator } from './vro/index.ts';
@@ -20,7 +20,7 @@ export interface StartedSimulators {
 export async function startSimulators(config: Config): Promise<StartedSimulators> {
   const closers: Array<() => Promise<void>> = [];
   const summary: string[] = [];
-  const slowed = (sim: { faults: FaultSwitch }): void => {
+  const slowed = (sim: { faults: FaultPlan }): void => {
     if (config.simulatorLatencyMs > 0) {
       sim.faults.inject({ fault: { kind: 'delay', ms: config.simulatorLatencyMs } });
     }

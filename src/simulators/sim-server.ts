@@ -6,7 +6,14 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { withFaults, type FaultSwitch } from './faults.ts';
+import {
+  brokenJson,
+  matches,
+  withFaults,
+  type FaultBodies,
+  type FaultPlan,
+  type RequestMatch,
+} from './faults.ts';
 
 /** One request as a simulator received it, for tests to assert on. */
 export interface RecordedRequest {
@@ -27,22 +34,35 @@ export type SimHandler = (
   response: ServerResponse,
 ) => void | Promise<void>;
 
-export interface SimServer {
+/** A request as it arrives, and how its exchange ends. */
+export interface Arrival {
+  request: RecordedRequest;
+  /** `answered` once the whole answer is sent, `gone` when the connection closed first. */
+  ended: Promise<'answered' | 'gone'>;
+}
+
+/** What every simulator shows its tests. */
+export interface SimObserved {
+  /** Every request received, oldest first. */
+  readonly requests: RecordedRequest[];
+  /** Faults on matching requests (delay, status, reset, malformed, truncated or dripped bodies). */
+  readonly faults: FaultPlan;
+  /** The next matching request to arrive (none that arrived before). */
+  nextRequest(match?: RequestMatch): Promise<Arrival>;
+}
+
+export interface SimServer extends SimObserved {
   /** `http://127.0.0.1:<port>` (`https://` when served with `tls`) */
   readonly origin: string;
   readonly port: number;
-  /** Every request received, oldest first. */
-  readonly requests: RecordedRequest[];
-  /** Switchable faults (delay, reset, 5xx, malformed or truncated bodies, slow drip). */
-  readonly faults: FaultSwitch;
   close(): Promise<void>;
 }
 
 export interface SimServerOptions {
   port?: number;
   host?: string;
-  /** What a `malformed` fault answers (default: broken JSON). */
-  malformed?: { body: string; contentType: string };
+  /** What faults answer (default: broken JSON, and an empty JSON error body). */
+  faultBodies?: FaultBodies;
   /** Serve HTTPS with this PEM key and certificate chain instead of HTTP. */
   tls?: { key: string; cert: string };
 }
@@ -57,9 +77,13 @@ export async function startSimServer(
   options: SimServerOptions = {},
 ): Promise<SimServer> {
   const requests: RecordedRequest[] = [];
+  const waiting: Array<{ match: RequestMatch; arrived: (arrival: Arrival) => void }> = [];
   const faulty = withFaults(
     handler,
-    options.malformed ?? { body: '{"broken": [tru', contentType: 'application/json' },
+    options.faultBodies ?? {
+      malformed: brokenJson,
+      error: () => ({ body: '', contentType: 'application/json' }),
+    },
   );
   const listener: RequestListener = (incoming, response) => {
     const receivedAt = Date.now();
@@ -77,6 +101,11 @@ export async function startSimServer(
         receivedAt,
       };
       requests.push(recorded);
+      const index = waiting.findIndex((waiter) => matches(waiter.match, recorded));
+      if (index >= 0) {
+        const [waiter] = waiting.splice(index, 1);
+        waiter?.arrived({ request: recorded, ended: ending(response) });
+      }
       Promise.resolve()
         .then(() => faulty.handler(recorded, response))
         .catch((error: unknown) => {
@@ -102,12 +131,22 @@ export async function startSimServer(
     port,
     requests,
     faults: faulty.faults,
+    nextRequest: (match = {}) =>
+      new Promise((arrived) => {
+        waiting.push({ match, arrived });
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+function ending(response: ServerResponse): Promise<'answered' | 'gone'> {
+  return new Promise((resolve) => {
+    response.once('close', () => resolve(response.writableFinished ? 'answered' : 'gone'));
+  });
 }
 
 function safeDecode(segment: string): string {

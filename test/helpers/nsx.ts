@@ -3,6 +3,16 @@ import type { NsxSimulator } from '../../src/simulators/nsx/index.ts';
 import { readXml, writeXml, type SimElement } from '../../src/simulators/nsx/sim-xml.ts';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
 
+/** An XML bomb: entities that expand to a billion "lol"s (the parser must refuse it unexpanded). */
+export const billionLaughs = `<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol9 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+]>
+<list><ipset><name>&lol9;</name></ipset></list>`;
+
 export type Plain = string | { [key: string]: Plain | Plain[] };
 
 /** An element as plain data: text-only elements are strings, attributes "@name", repeats arrays. */

@@ -112,7 +112,7 @@ describe('the provider list cache', () => {
 
   it('shares one provider call between concurrent operations of one credential', async () => {
     const s = await stack();
-    s.vra.setDelay(100, { path: providersPath });
+    s.vra.faults.inject({ path: providersPath, fault: { kind: 'delay', ms: 100 } });
     await Promise.all([
       expectProvider(s, 'iaas-service'),
       expectProvider(s, 'Software Service'),
@@ -123,7 +123,7 @@ describe('the provider list cache', () => {
 
   it('keeps no failure: the operation after a failed read goes to vRA again', async () => {
     const s = await stack();
-    s.vra.failNext({ path: providersPath }, { status: 500 });
+    s.vra.faults.inject({ path: providersPath, fault: { kind: 'status', status: 500 }, times: 1 });
     const failed = await s.gql<any>(byName, { name: 'iaas-service' });
     expect(failed.data?.providerByName).toBeNull();
     expect(failed.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_ERROR');

@@ -113,6 +113,36 @@ describe('the fault switch', () => {
     expect((await rawRequest(plainUrl(), 'GET')).status).toBe(203);
   });
 
+  it('matches a string path exactly (decoded) and a method in any case', async () => {
+    plain.faults.inject({ fault: { kind: 'reset' }, method: 'get', path: '/any thing' });
+    expect((await rawRequest(new URL(`${plain.origin}/any%20thing/x`), 'GET')).status).toBe(203);
+    expect((await rawRequest(new URL(`${plain.origin}/any%20thing`), 'GET')).ended).toBe('reset');
+  });
+
+  it('status: a body that is not a string goes as JSON', async () => {
+    plain.faults.inject({ fault: { kind: 'status', status: 200, body: { content: [] } } });
+    const exchange = await rawRequest(plainUrl(), 'GET');
+    expect(exchange.headers['content-type']).toBe('application/json');
+    expect(exchange.body.toString()).toBe('{"content":[]}');
+  });
+
+  it('tells a test when a request arrives and how its exchange ended', async () => {
+    plain.faults.inject({ fault: { kind: 'delay', ms: 60_000 }, path: '/slow' });
+    const slow = plain.nextRequest({ path: '/slow' });
+    const fast = plain.nextRequest({ method: 'GET', path: /^\/anything$/ });
+    await rawRequest(plainUrl(), 'GET');
+    expect(await (await fast).ended).toBe('answered');
+    const controller = new AbortController();
+    const leaving = fetch(`${plain.origin}/slow`, { signal: controller.signal }).catch(
+      () => 'left',
+    );
+    const arrived = await slow;
+    expect(arrived.request.path).toBe('/slow');
+    controller.abort();
+    expect(await arrived.ended).toBe('gone');
+    expect(await leaving).toBe('left');
+  });
+
   it('records faulted requests like any other', async () => {
     const before = plain.requests.length;
     plain.faults.inject({ fault: { kind: 'reset' } });
@@ -121,7 +151,7 @@ describe('the fault switch', () => {
   });
 });
 
-describe("each simulator's malformed answer", () => {
+describe("each simulator's own bodies", () => {
   it('vRO: 200 application/json that does not parse', async () => {
     vro.faults.inject({ fault: { kind: 'malformed' } });
     const exchange = await rawRequest(new URL(`${vro.url.href}/`), 'GET');
@@ -144,6 +174,34 @@ describe("each simulator's malformed answer", () => {
     expect(exchange.status).toBe(200);
     expect(exchange.headers['content-type']).toBe('application/xml');
     expect(() => readXml(exchange.body.toString())).toThrow();
+  });
+
+  it('each answers a status fault without a body with its own error document', async () => {
+    for (const sim of [vro, vra, nsx])
+      sim.faults.inject({ fault: { kind: 'status', status: 503 } });
+    const vroError = await rawRequest(new URL(`${vro.url.href}/about`), 'GET');
+    expect([vroError.status, vroError.headers['content-type']]).toEqual([503, 'application/json']);
+    expect(JSON.parse(vroError.body.toString())).toEqual({
+      status: '503',
+      message: 'Service Unavailable',
+    });
+    const vraError = await rawRequest(new URL('/catalog-service/api/providers', vra.url), 'GET');
+    expect([vraError.status, vraError.headers['content-type']]).toEqual([503, 'application/json']);
+    expect(JSON.parse(vraError.body.toString())).toEqual({
+      errors: [
+        {
+          code: 50505,
+          source: null,
+          message: 'System exception.',
+          systemMessage: null,
+          moreInfoUrl: null,
+        },
+      ],
+    });
+    const nsxError = await rawRequest(new URL('/api/2.0/services/ipset/ipset-1', nsx.url), 'GET');
+    expect([nsxError.status, nsxError.headers['content-type']]).toEqual([503, 'application/xml']);
+    expect(readXml(nsxError.body.toString())).toMatchObject({ tag: 'error' });
+    expect(nsxError.body.toString()).toContain('<errorCode>503</errorCode>');
   });
 
   it('vRO: truncates its own JSON answer under the truncated fault', async () => {

@@ -201,6 +201,23 @@ describe('the upstream HTTP seam', () => {
     expect(http.health.circuit).toBe('closed');
   });
 
+  it('lets exactly one probe reach a half-open upstream however many calls come at once', async () => {
+    const server = await serve((_r, res) => sendText(res, 500, 'x', 'text/plain'));
+    const http = client(server, { circuit: { failureThreshold: 2, resetMs: 100 } });
+    const post = () => http.request(call(), { method: 'POST', path: '/x', route: '/x' });
+    for (let i = 0; i < 2; i += 1)
+      await expect(post()).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
+    expect(http.health.circuit).toBe('open');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, post));
+    expect(server.requests).toHaveLength(3);
+    const shed = outcomes.filter(
+      (o) => o.status === 'rejected' && (o.reason as Error).message.includes('shed'),
+    );
+    expect(shed).toHaveLength(9);
+    expect(http.health.circuit).toBe('open');
+  });
+
   it('caps concurrent calls and fails fast when the waiting queue is full', async () => {
     const waiting: Array<() => void> = [];
     const server = await serve((_r, res) => {

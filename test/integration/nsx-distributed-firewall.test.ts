@@ -268,7 +268,7 @@ describe('concurrent addFirewallSectionRule', () => {
 
   it('loses no rule when two gateways add 20 rules at once, through real conflicts', async () => {
     const second = createGateway(stack.config);
-    stack.nsx.switches.delayMs = 3;
+    stack.nsx.faults.inject({ fault: { kind: 'delay', ms: 3 } });
     try {
       const before = storedRuleXml('LAYER3', '4');
       const added = names('two gateways');

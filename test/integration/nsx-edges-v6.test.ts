@@ -198,7 +198,11 @@ describe('the edge API version, discovered', () => {
       env: { NSX_EDGE_API_VERSION: '3.0' },
     });
     try {
-      probing.nsx.switches.fail = { status: 500, path: '/api/4.0/edges', times: 1 };
+      probing.nsx.faults.inject({
+        fault: { kind: 'status', status: 500 },
+        path: '/api/4.0/edges',
+        times: 1,
+      });
       const failed = await probing.gql<any>(forceSync);
       expect(failed.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_ERROR');
       expect((await probing.gql<any>(forceSync)).errors).toBeUndefined();

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { errorXml } from '../../src/simulators/nsx/index.ts';
+import { billionLaughs } from '../helpers/nsx.ts';
 import { startStack, type Stack, type StackOptions } from '../helpers/stack.ts';
 
-/** A fresh stack per test: failures must not carry over (circuit breaker, switches). */
+/** A fresh stack per test: failures must not carry over (circuit breaker, faults). */
 async function withStack(
   options: StackOptions,
   test: (stack: Stack) => Promise<void>,
@@ -26,11 +28,9 @@ const ipSets = `{ ipSets { id } }`;
 describe('NSX error bodies', () => {
   it('takes errorCode and details from the manager error XML', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.fail = {
-        status: 500,
-        errorCode: '13100',
-        details: 'Database <locked> & busy',
-      };
+      stack.nsx.faults.inject({
+        fault: { kind: 'status', status: 500, body: errorXml('13100', 'Database <locked> & busy') },
+      });
       const answer = await stack.gql<any>(ipSets);
       expect(answer.data?.ipSets).toBeNull();
       expect(answer.errors?.[0]?.extensions).toEqual({
@@ -47,10 +47,13 @@ describe('NSX error bodies', () => {
 
   it('reads the first error of an <errors> wrapper', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.fail = {
-        status: 400,
-        body: '<errors><error><details>first</details><errorCode>1</errorCode></error><error><details>second</details><errorCode>2</errorCode></error></errors>',
-      };
+      stack.nsx.faults.inject({
+        fault: {
+          kind: 'status',
+          status: 400,
+          body: '<errors><error><details>first</details><errorCode>1</errorCode></error><error><details>second</details><errorCode>2</errorCode></error></errors>',
+        },
+      });
       const answer = await stack.gql<any>(ipSets);
       expect(answer.errors?.[0]?.extensions?.['upstream']).toEqual({
         service: 'nsx',
@@ -62,11 +65,14 @@ describe('NSX error bodies', () => {
 
   it('answers 503 from a proxy with an HTML page as UPSTREAM_UNAVAILABLE, no code, no message', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.fail = {
-        status: 503,
-        body: '<html><body>down</body></html>',
-        contentType: 'text/html',
-      };
+      stack.nsx.faults.inject({
+        fault: {
+          kind: 'status',
+          status: 503,
+          body: '<html><body>down</body></html>',
+          contentType: 'text/html',
+        },
+      });
       const answer = await stack.gql<any>(ipSets);
       expect(answer.errors?.[0]?.extensions).toEqual({
         code: 'UPSTREAM_UNAVAILABLE',
@@ -90,7 +96,7 @@ describe('NSX error bodies', () => {
 
   it('fails only the fields that need the failing call', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.fail = { status: 500, path: '/ipset/' };
+      stack.nsx.faults.inject({ fault: { kind: 'status', status: 500 }, path: /\/ipset\// });
       const answer = await stack.gql<any>(`{ ipSets { id } services { id } }`);
       expect(answer.data?.ipSets).toBeNull();
       expect(answer.data?.services).toHaveLength(5);
@@ -101,7 +107,17 @@ describe('NSX error bodies', () => {
 describe('bodies that are not what the manager documents', () => {
   it('answers UPSTREAM_BAD_RESPONSE for malformed XML', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.malformedXml = true;
+      stack.nsx.faults.inject({ fault: { kind: 'malformed' }, path: /\/ipset\// });
+      // the firewall's answer cut short, with its ETag
+      stack.nsx.faults.inject({
+        fault: {
+          kind: 'status',
+          status: 200,
+          body: '<VshieldAppConfiguration><firewallConfiguration contextId="dvportgroup-63"><layer3Sect',
+          headers: { etag: '"1312802020950"' },
+        },
+        path: /\/app\/firewall\//,
+      });
       const answer = await stack.gql<any>(
         `{ ipSets { id } applicationFirewall(portGroupId: "dvportgroup-63") { generationNumber } }`,
       );
@@ -117,7 +133,10 @@ describe('bodies that are not what the manager documents', () => {
 
   it('refuses a billion-laughs body without expanding it, and keeps serving', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.billionLaughs = true;
+      stack.nsx.faults.inject({
+        fault: { kind: 'status', status: 200, body: billionLaughs },
+        method: 'GET',
+      });
       const answer = await stack.gql<any>(`{ ipSets { id name } ipSet(id: "ipset-3") { name } }`);
       expect(answer.data).toEqual({ ipSets: null, ipSet: null });
       expect(answer.errors?.map((e) => e.extensions?.['code'])).toEqual([
@@ -125,17 +144,20 @@ describe('bodies that are not what the manager documents', () => {
         'UPSTREAM_BAD_RESPONSE',
       ]);
       expect(answer.errors?.[0]?.message).toContain('DOCTYPE');
-      stack.nsx.switches.billionLaughs = false;
+      stack.nsx.faults.clear();
       const after = await stack.gql<any>(`{ ipSet(id: "ipset-3") { name } }`);
       expect(after.data).toEqual({ ipSet: { name: 'IPSET-2' } });
     }));
 
   it('answers UPSTREAM_BAD_RESPONSE for XML of the wrong shape', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.fail = {
-        status: 200,
-        body: '<list><ipset><name>no id</name></ipset></list>',
-      };
+      stack.nsx.faults.inject({
+        fault: {
+          kind: 'status',
+          status: 200,
+          body: '<list><ipset><name>no id</name></ipset></list>',
+        },
+      });
       const answer = await stack.gql<any>(ipSets);
       expect(answer.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_BAD_RESPONSE');
       expect(answer.errors?.[0]?.message).toContain('without <objectId>');
@@ -143,11 +165,14 @@ describe('bodies that are not what the manager documents', () => {
 
   it('answers UPSTREAM_BAD_RESPONSE for a firewall answer without ETag', () =>
     withStack({}, async (stack) => {
-      stack.nsx.switches.fail = {
-        status: 200,
-        body: '<VshieldAppConfiguration><firewallConfiguration contextId="dvportgroup-63"/></VshieldAppConfiguration>',
+      stack.nsx.faults.inject({
+        fault: {
+          kind: 'status',
+          status: 200,
+          body: '<VshieldAppConfiguration><firewallConfiguration contextId="dvportgroup-63"/></VshieldAppConfiguration>',
+        },
         method: 'GET',
-      };
+      });
       const answer = await stack.gql<any>(
         `{ applicationFirewall(portGroupId: "dvportgroup-63") { generationNumber } }`,
       );
@@ -159,7 +184,7 @@ describe('bodies that are not what the manager documents', () => {
 describe('a manager that does not answer', () => {
   it('answers UPSTREAM_TIMEOUT after UPSTREAM_TIMEOUT_MS', () =>
     withStack({ env: { UPSTREAM_TIMEOUT_MS: '150' } }, async (stack) => {
-      stack.nsx.switches.delayMs = 1000;
+      stack.nsx.faults.inject({ fault: { kind: 'delay', ms: 1000 } });
       const answer = await stack.gql<any>(
         `mutation { forceSyncEdge(edgeId: "edge-1") { accepted } }`,
       );

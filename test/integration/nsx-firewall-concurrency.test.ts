@@ -15,6 +15,7 @@ beforeEach(() => {
 });
 
 const context = 'dvportgroup-63';
+const firewallPath = `/api/2.0/app/firewall/${context}/config`;
 const add = `mutation ($n: String!) {
   addApplicationFirewallRule(portGroupId: "${context}", rule: { action: "deny", notes: $n, source: { address: { containerId: "ipset-3" } } }) {
     generationNumber
@@ -51,8 +52,10 @@ describe('concurrent addApplicationFirewallRule', () => {
     expect(storedRules(stack.nsx, context).get('1004')).toContain('<sectionId>1007</sectionId>');
   });
 
-  it('loses no rule when two gateways add 20 rules at once against the same manager', async () => {
+  it('loses no rule when two gateways add 20 rules at once, through real conflicts', async () => {
     const second = createGateway(stack.config);
+    // a few ms per call, so that one gateway's write lands between the other's read and write
+    stack.nsx.faults.inject({ fault: { kind: 'delay', ms: 3 } });
     try {
       const before = storedRules(stack.nsx, context);
       const notes = Array.from({ length: 20 }, (_, i) => `two gateways ${i}`);
@@ -63,10 +66,16 @@ describe('concurrent addApplicationFirewallRule', () => {
       );
       for (const answer of answers) expect(answer.errors).toBeUndefined();
       expectAllRules(before, notes);
-      // Every write was made against the generation it read: stale ones were refused and redone.
-      const posts = stack.nsx.requests.filter((r) => r.method === 'POST');
-      expect(posts.length).toBeGreaterThanOrEqual(20);
       expect(stack.nsx.state.firewalls[0]?.generation).toBe(1312802020950 + 20);
+      // The gateways did collide: 20 writes went through, every other one was refused as
+      // stale (it named a generation another write had already moved on) and was redone
+      // on a fresh read.
+      const to = (method: string) =>
+        stack.nsx.requests.filter((r) => r.method === method && r.path === firewallPath);
+      const posts = to('POST');
+      expect(posts.length).toBeGreaterThan(20);
+      expect(new Set(posts.map((r) => r.headers['if-match'])).size).toBe(20);
+      expect(to('GET').length).toBeGreaterThanOrEqual(posts.length);
     } finally {
       await second.close();
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { basic, bodyOf, calls } from '../helpers/nsx.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
+import { errorXml } from '../../src/simulators/nsx/index.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -155,12 +156,14 @@ describe('updateService', () => {
   });
 
   it('answers CONFLICT when the manager says the revision is stale', async () => {
-    stack.nsx.switches.fail = {
-      status: 409,
-      errorCode: '101',
-      details: 'Concurrent object access error.',
+    stack.nsx.faults.inject({
+      fault: {
+        kind: 'status',
+        status: 409,
+        body: errorXml('101', 'Concurrent object access error.'),
+      },
       method: 'PUT',
-    };
+    });
     const answer = await stack.gql<any>(update, {
       id: 'application-371',
       input: { name: 'x', protocol: 'UDP' },

@@ -76,7 +76,7 @@ beforeAll(async () => {
   });
 });
 afterEach(() => {
-  stack.vra.resetSwitches();
+  stack.vra.faults.clear();
 });
 afterAll(async () => {
   await stack.close();
@@ -181,7 +181,11 @@ describe('traces over OTLP/HTTP', () => {
   });
 
   it('marks a failed upstream call and the operation that carries its error', async () => {
-    stack.vra.failNext({ path: '/catalog-service/api/providers' }, { status: 500 });
+    stack.vra.faults.inject({
+      path: '/catalog-service/api/providers',
+      fault: { kind: 'status', status: 500 },
+      times: 1,
+    });
     const answer = await stack.gql<any>(
       'query Failing { providers(first: 1) { totalCount } ipSets { id } }',
       undefined,

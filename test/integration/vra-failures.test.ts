@@ -7,6 +7,7 @@ import {
   providerListCalls,
   providersPath,
 } from '../helpers/vra.ts';
+import { vraErrorBody } from '../../src/simulators/vra/vra-errors.ts';
 
 let stack: Stack | undefined;
 async function start(options: StackOptions = {}): Promise<Stack> {
@@ -26,7 +27,7 @@ const both = `{
 describe('vRA failures', () => {
   it('answers UPSTREAM_TIMEOUT for a call slower than UPSTREAM_TIMEOUT_MS, and the other field still answers', async () => {
     const { vra, gql } = await start({ env: { UPSTREAM_TIMEOUT_MS: '300' } });
-    vra.setDelay(5_000, { path: providersPath });
+    vra.faults.inject({ path: providersPath, fault: { kind: 'delay', ms: 5_000 } });
     const answer = await gql<any>(both);
     expect(answer.data?.providers).toBeNull();
     expect(answer.data?.catalogItems.totalCount).toBe(vra.catalogItems.length);
@@ -39,7 +40,7 @@ describe('vRA failures', () => {
 
   it('answers UPSTREAM_TIMEOUT when the token request is too slow', async () => {
     const { vra, gql } = await start({ env: { UPSTREAM_TIMEOUT_MS: '300' } });
-    vra.setDelay(5_000, { path: '/identity/api/tokens' });
+    vra.faults.inject({ path: '/identity/api/tokens', fault: { kind: 'delay', ms: 5_000 } });
     const answer = await gql<any>(both);
     expect(answer.errors?.map((e) => e.extensions?.['code'])).toEqual([
       'UPSTREAM_TIMEOUT',
@@ -66,7 +67,7 @@ describe('vRA failures', () => {
 
   it('answers UPSTREAM_BAD_RESPONSE for malformed JSON', async () => {
     const { vra, gql } = await start();
-    vra.malformNext({ path: catalogItemsPath });
+    vra.faults.inject({ path: catalogItemsPath, fault: { kind: 'malformed' }, times: 1 });
     const answer = await gql<any>(both);
     expect(answer.data?.catalogItems).toBeNull();
     expect(answer.data?.providers.totalCount).toBe(vra.providers.length);
@@ -78,24 +79,26 @@ describe('vRA failures', () => {
 
   it('answers UPSTREAM_BAD_RESPONSE for a list without metadata', async () => {
     const { vra, gql } = await start();
-    vra.failNext({ path: providersPath }, { status: 200, body: { content: [] } });
+    vra.faults.inject({
+      path: providersPath,
+      fault: { kind: 'status', status: 200, body: { content: [] } },
+      times: 1,
+    });
     const answer = await gql<any>('{ providers { totalCount } }');
     expect(firstError(answer).extensions?.['code']).toBe('UPSTREAM_BAD_RESPONSE');
   });
 
   it('answers UPSTREAM_ERROR with the vRA code and message for a 500', async () => {
     const { vra, gql } = await start();
-    vra.failNext(
-      { path: providersPath },
-      {
+    vra.faults.inject({
+      path: providersPath,
+      fault: {
+        kind: 'status',
         status: 500,
-        error: {
-          code: 50505,
-          message: 'System exception.',
-          systemMessage: 'NullPointerException at Foo.java:12',
-        },
+        body: vraErrorBody(50505, 'System exception.', 'NullPointerException at Foo.java:12'),
       },
-    );
+      times: 1,
+    });
     const answer = await gql<any>('{ providers { totalCount } }');
     expect(firstError(answer).extensions).toEqual({
       code: 'UPSTREAM_ERROR',
@@ -106,7 +109,11 @@ describe('vRA failures', () => {
 
   it('answers UPSTREAM_UNAVAILABLE for a 503 that lasts through the retries of the read', async () => {
     const { vra, gql } = await start();
-    vra.failNext({ path: catalogItemsPath }, { status: 503, body: 'Service Unavailable' }, 10);
+    vra.faults.inject({
+      path: catalogItemsPath,
+      fault: { kind: 'status', status: 503, body: 'Service Unavailable' },
+      times: 10,
+    });
     const answer = await gql<any>('{ catalogItems { totalCount } }');
     expect(firstError(answer).extensions).toMatchObject({
       code: 'UPSTREAM_UNAVAILABLE',
@@ -117,10 +124,11 @@ describe('vRA failures', () => {
 
   it('answers a 404 on the provider list as NOT_FOUND on the field, and a by-id 404 as null', async () => {
     const { vra, gql } = await start();
-    vra.failNext(
-      { path: providersPath },
-      { status: 404, error: { code: 20111, message: 'Not found.' } },
-    );
+    vra.faults.inject({
+      path: providersPath,
+      fault: { kind: 'status', status: 404, body: vraErrorBody(20111, 'Not found.', null) },
+      times: 1,
+    });
     const answer = await gql<any>(
       '{ providers { totalCount } provider(id: "00000000-0000-4000-8000-000000000000") { id } }',
     );
@@ -134,10 +142,11 @@ describe('vRA failures', () => {
 
   it('fails the provider of every item, but not the items, when the provider lookup fails', async () => {
     const { vra, gql } = await start();
-    vra.failNext(
-      { path: providersPath },
-      { status: 500, error: { code: 50505, message: 'System exception.' } },
-    );
+    vra.faults.inject({
+      path: providersPath,
+      fault: { kind: 'status', status: 500, body: vraErrorBody(50505, 'System exception.', null) },
+      times: 1,
+    });
     const answer = await gql<any>(
       '{ catalogItems(first: 2) { nodes { name provider { name } } } }',
     );

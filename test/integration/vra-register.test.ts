@@ -10,6 +10,7 @@ import {
   registerPuts,
   tokenRequests,
 } from '../helpers/vra.ts';
+import { vraErrorBody } from '../../src/simulators/vra/vra-errors.ts';
 
 let stack: Stack;
 let seen: number;
@@ -28,7 +29,7 @@ afterAll(async () => {
 beforeEach(() => {
   seen = stack.vra.requests.length;
   stack.vra.setRegisterStatus(200);
-  stack.vra.resetSwitches();
+  stack.vra.faults.clear();
 });
 
 let counter = 0;
@@ -215,18 +216,20 @@ describe('registerCatalogItem', () => {
   });
 
   it('turns a 400 invalid argument (10101) into BAD_USER_INPUT with extensions.upstream without the systemMessage', async () => {
-    stack.vra.failNext(
-      { method: 'PUT', path: /\/catalogItems\// },
-      {
+    stack.vra.faults.inject({
+      method: 'PUT',
+      path: /\/catalogItems\//,
+      fault: {
+        kind: 'status',
         status: 400,
-        error: {
-          code: 10101,
-          message: 'Invalid argument.',
-          systemMessage:
-            'java.lang.IllegalArgumentException: at com.vmware.vcac.Catalog.register(Catalog.java:42)',
-        },
+        body: vraErrorBody(
+          10101,
+          'Invalid argument.',
+          'java.lang.IllegalArgumentException: at com.vmware.vcac.Catalog.register(Catalog.java:42)',
+        ),
       },
-    );
+      times: 1,
+    });
     const answer = await stack.gql<any>(registerMutation, { input: registerInput() });
     const error = firstError(answer);
     expect(error.extensions).toEqual({

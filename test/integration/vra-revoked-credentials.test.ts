@@ -78,7 +78,11 @@ describe('a credential vRA refuses', () => {
     expect(providerListCalls(s.vra)).toHaveLength(1);
 
     // The account is refused: the cached token, then the renewed one.
-    s.vra.failNext({ path: catalogItemsPath }, { status: 401 }, 2);
+    s.vra.faults.inject({
+      path: catalogItemsPath,
+      fault: { kind: 'status', status: 401 },
+      times: 2,
+    });
     const refused = await s.gql<any>(items);
     expect(refused.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
     expect(tokenRequests(s.vra)).toHaveLength(2);

@@ -327,10 +327,12 @@ describe('requests and their resources', () => {
   });
 
   it("fails only the fields whose call failed: the resources, one item's template", async () => {
-    stack.vra.failNext(
-      { method: 'GET', path: `${consumer}/requests/${seededRequest.requestId}/resources` },
-      { status: 500 },
-    );
+    stack.vra.faults.inject({
+      method: 'GET',
+      path: `${consumer}/requests/${seededRequest.requestId}/resources`,
+      fault: { kind: 'status', status: 500 },
+      times: 1,
+    });
     const answer = await stack.gql(
       `query($id: ID!) { catalogRequest(id: $id) { id state resources { id } } }`,
       { id: seededRequest.requestId },
@@ -345,10 +347,12 @@ describe('requests and their resources', () => {
       extensions: { code: 'UPSTREAM_ERROR', upstream: { service: 'vra', status: 500 } },
     });
 
-    stack.vra.failNext(
-      { method: 'GET', path: `${consumer}/entitledCatalogItems/${webApp}/requests/template` },
-      { status: 500 },
-    );
+    stack.vra.faults.inject({
+      method: 'GET',
+      path: `${consumer}/entitledCatalogItems/${webApp}/requests/template`,
+      fault: { kind: 'status', status: 500 },
+      times: 1,
+    });
     const items = await stack.gql(
       '{ entitledCatalogItems(first: 2) { nodes { id requestTemplate } } }',
     );

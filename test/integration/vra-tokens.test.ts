@@ -10,6 +10,7 @@ import {
   providersPath,
   tokenRequests,
 } from '../helpers/vra.ts';
+import { vraErrorBody } from '../../src/simulators/vra/vra-errors.ts';
 
 const password = 'pa55-W0rd-tokens';
 const query = '{ providers(first: 2) { totalCount } }';
@@ -102,11 +103,15 @@ describe('vRA tokens', () => {
 
   it('retries once only: a second 401 is UNAUTHENTICATED with the vRA error', async () => {
     const { vra, gql } = await start();
-    vra.failNext(
-      { path: providersPath },
-      { status: 401, error: { code: 90135, message: 'Unable to authenticate user.' } },
-      2,
-    );
+    vra.faults.inject({
+      path: providersPath,
+      fault: {
+        kind: 'status',
+        status: 401,
+        body: vraErrorBody(90135, 'Unable to authenticate user.', null),
+      },
+      times: 2,
+    });
     const answer = await gql<any>(query);
     expect(firstError(answer).extensions).toMatchObject({
       code: 'UNAUTHENTICATED',
@@ -157,10 +162,11 @@ describe('vRA tokens', () => {
 
   it('does not cache a failed login: the next operation tries again', async () => {
     const { vra, gql } = await start();
-    vra.failNext(
-      { path: '/identity/api/tokens' },
-      { status: 503, error: { code: 50505, message: 'System exception.' } },
-    );
+    vra.faults.inject({
+      path: '/identity/api/tokens',
+      fault: { kind: 'status', status: 503, body: vraErrorBody(50505, 'System exception.', null) },
+      times: 1,
+    });
     expect(firstError(await gql<any>(query)).extensions?.['code']).toBe('UPSTREAM_UNAVAILABLE');
     expect((await gql<any>(query)).errors).toBeUndefined();
     expect(tokenRequests(vra)).toHaveLength(2);

@@ -150,13 +150,13 @@ describe('workflowExecution', () => {
 
   it('answers UPSTREAM_BAD_RESPONSE for a malformed execution body', async () => {
     const id = await startRun(stack, echo);
-    stack.vro.switches.malformedJson = true;
+    stack.vro.faults.inject({ fault: { kind: 'malformed' } });
     try {
       const answer = await stack.gql<any>(executionQuery, { w: echo, e: id });
       expect(answer.data?.workflowExecution).toBeNull();
       expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_BAD_RESPONSE' });
     } finally {
-      stack.vro.switches.malformedJson = false;
+      stack.vro.faults.clear();
     }
   });
 });

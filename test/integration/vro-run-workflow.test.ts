@@ -360,8 +360,8 @@ describe('runWorkflow', () => {
   it('answers UPSTREAM_TIMEOUT when the run is not answered in time', async () => {
     const slow = await startStack({
       env: { UPSTREAM_TIMEOUT_MS: '150' },
-      vro: { switches: { delayMs: 3000 } },
     });
+    slow.vro.faults.inject({ fault: { kind: 'delay', ms: 3000 } });
     try {
       const answer = await slow.gql<any>(runMutation, { workflowId: noop });
       expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });

@@ -177,7 +177,7 @@ describe('the workflowExecution subscription', () => {
     const id = await start(echo);
     const subscription = await Subscription.open(echo, id);
     expect(await subscription.state()).toBe('INITIALIZING');
-    stack.vro.switches.malformedJson = true;
+    stack.vro.faults.inject({ fault: { kind: 'malformed' } });
     try {
       stack.vro.advance(step);
       const failed = await subscription.next();
@@ -189,7 +189,7 @@ describe('the workflowExecution subscription', () => {
       });
       expect(await subscription.next()).toMatchObject({ event: 'complete' });
     } finally {
-      stack.vro.switches.malformedJson = false;
+      stack.vro.faults.clear();
     }
     await until(() => stack.gateway.clients.vro.activeWatches === 0);
   });

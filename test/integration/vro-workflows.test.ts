@@ -297,11 +297,13 @@ describe('vRO failures', () => {
   const query = `{ workflows(first: 1) { totalCount } }`;
 
   it('maps a 500 with a JSON message to UPSTREAM_ERROR with the message and no code', async () => {
-    stack.vro.switches.answer = {
-      status: 500,
-      body: JSON.stringify({ status: '500', message: 'Internal error: database unavailable' }),
-      contentType: 'application/json',
-    };
+    stack.vro.faults.inject({
+      fault: {
+        kind: 'status',
+        status: 500,
+        body: { status: '500', message: 'Internal error: database unavailable' },
+      },
+    });
     try {
       const answer = await stack.gql<any>(query);
       expect(answer.data?.workflows).toBeNull();
@@ -315,16 +317,19 @@ describe('vRO failures', () => {
         },
       });
     } finally {
-      stack.vro.switches.answer = null;
+      stack.vro.faults.clear();
     }
   });
 
   it('takes at most 200 characters of a text error body', async () => {
-    stack.vro.switches.answer = {
-      status: 503,
-      body: `<html>${'z'.repeat(5000)}</html>`,
-      contentType: 'text/html',
-    };
+    stack.vro.faults.inject({
+      fault: {
+        kind: 'status',
+        status: 503,
+        body: `<html>${'z'.repeat(5000)}</html>`,
+        contentType: 'text/html',
+      },
+    });
     try {
       const answer = await stack.gql<any>(query);
       const extensions = answer.errors?.[0]?.extensions as any;
@@ -332,12 +337,12 @@ describe('vRO failures', () => {
       expect(extensions.upstream.status).toBe(503);
       expect(JSON.stringify(answer).length).toBeLessThan(1500);
     } finally {
-      stack.vro.switches.answer = null;
+      stack.vro.faults.clear();
     }
   });
 
   it('answers UPSTREAM_BAD_RESPONSE for malformed JSON', async () => {
-    stack.vro.switches.malformedJson = true;
+    stack.vro.faults.inject({ fault: { kind: 'malformed' } });
     try {
       const answer = await stack.gql<any>(query);
       expect(answer.data?.workflows).toBeNull();
@@ -346,7 +351,7 @@ describe('vRO failures', () => {
         upstream: { service: 'vro', status: 200 },
       });
     } finally {
-      stack.vro.switches.malformedJson = false;
+      stack.vro.faults.clear();
     }
   });
 
@@ -374,8 +379,8 @@ describe('vRO failures', () => {
   it('answers UPSTREAM_TIMEOUT when vRO is slower than UPSTREAM_TIMEOUT_MS', async () => {
     const slow = await startStack({
       env: { UPSTREAM_TIMEOUT_MS: '150' },
-      vro: { switches: { delayMs: 3000 } },
     });
+    slow.vro.faults.inject({ fault: { kind: 'delay', ms: 3000 } });
     try {
       const answer = await slow.gql<any>(`{ workflow(id: "${requestComponent}") { name } }`);
       expect(answer.data?.workflow).toBeNull();

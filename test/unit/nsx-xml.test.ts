@@ -14,6 +14,7 @@ import {
   XmlError,
   type XmlElement,
 } from '../../src/upstreams/nsx/xml.ts';
+import { billionLaughs } from '../helpers/nsx.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/nsx/${name}`, import.meta.url), 'utf8');
@@ -27,15 +28,6 @@ function outline(node: XmlElement, path = ''): string[] {
   );
   return [here, ...attributes, ...children];
 }
-
-const billionLaughs = `<?xml version="1.0"?>
-<!DOCTYPE lolz [
- <!ENTITY lol "lol">
- <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
- <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
- <!ENTITY lol9 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
-]>
-<list><ipset><name>&lol9;</name></ipset></list>`;
 
 describe('parseXml', () => {
   it('refuses a billion-laughs document before parsing it', () => {

@@ -3,8 +3,7 @@
  * vCNS): Basic auth, XML bodies, the corrected paths of interfaces.md only,
  * revisions, in-use checks, and vShield App's generation-guarded firewall.
  */
-import type { FaultSwitch } from '../faults.ts';
-import { hasBasicAuth, startSimServer, type RecordedRequest } from '../sim-server.ts';
+import { hasBasicAuth, startSimServer, type SimObserved } from '../sim-server.ts';
 import { dfwRoutes } from './dfw-routes.ts';
 import { edgeRoutes } from './edge-routes.ts';
 import { firewallRoutes } from './firewall-routes.ts';
@@ -13,9 +12,8 @@ import { withLargeFirewall } from './large-firewall.ts';
 import { seedNsxState, type NsxState } from './seed.ts';
 import {
   defaultSwitches,
+  errorXml,
   notFound,
-  sendError,
-  type ForcedFailure,
   type NsxSwitches,
   type SimCall,
   type SimManager,
@@ -23,7 +21,8 @@ import {
 import { el, writeXml } from './sim-xml.ts';
 import { sendText } from '../sim-server.ts';
 
-export type { ForcedFailure, NsxSwitches } from './sim-context.ts';
+export type { NsxSwitches } from './sim-context.ts';
+export { errorXml } from './sim-context.ts';
 export type { NsxState } from './seed.ts';
 
 export interface NsxSimulatorOptions {
@@ -57,21 +56,18 @@ const managers: Readonly<Record<'nsx-v' | 'vcns' | 'lab', SimManager>> = {
   lab: { edgeApiVersions: ['3.0', '4.0'], distributedFirewall: true, applicationFirewall: true },
 };
 
-export interface NsxSimulator {
+export interface NsxSimulator extends SimObserved {
   /** API root the gateway is configured with (the manager's base: `/api/...` is appended). */
   readonly url: URL;
   readonly username: string;
   readonly password: string;
-  readonly requests: RecordedRequest[];
-  /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
-  readonly faults: FaultSwitch;
-  /** Failure and behaviour switches, read on every request. */
+  /** Behaviour switches, read on every request. */
   readonly switches: NsxSwitches;
   /** The simulated manager's objects, live. */
   readonly state: NsxState;
   /** The stored `<VshieldAppConfiguration>` of a context, as GET would answer it. */
   firewallDocument(contextId: string): string;
-  /** Back to the seed data and default switches; the request log is emptied. */
+  /** Back to the seed data, default switches and no faults; the request log is emptied. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -87,14 +83,6 @@ function segmentsOf(rawPath: string): string[] {
         return segment;
       }
     });
-}
-
-function matches(failure: ForcedFailure, request: RecordedRequest): boolean {
-  if (failure.method !== undefined && failure.method !== request.method) return false;
-  if (failure.path === undefined) return true;
-  return typeof failure.path === 'string'
-    ? request.rawPath.includes(failure.path)
-    : failure.path.test(request.rawPath);
 }
 
 function route(call: SimCall): void {
@@ -126,11 +114,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
   const switches: NsxSwitches = { ...defaultSwitches(), ...options.switches };
 
   const server = await startSimServer(
-    async (request, response) => {
-      if (switches.delayMs > 0) {
-        await new Promise((resolve) => setTimeout(resolve, switches.delayMs));
-        if (response.destroyed) return;
-      }
+    (request, response) => {
       const call: SimCall = {
         request,
         manager,
@@ -145,33 +129,18 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
           'www-authenticate': 'Basic realm="NSX Manager"',
         });
       }
-      const failure = switches.fail;
-      if (failure !== null && matches(failure, request)) {
-        if (failure.times !== undefined) {
-          failure.times -= 1;
-          if (failure.times <= 0) switches.fail = null;
-        }
-        if (failure.body !== undefined) {
-          return sendText(
-            response,
-            failure.status,
-            failure.body,
-            failure.contentType ?? 'application/xml',
-          );
-        }
-        return sendError(
-          call,
-          failure.status,
-          failure.errorCode ?? '500',
-          failure.details ?? 'Simulated failure.',
-        );
-      }
       route(call);
     },
     {
       ...options,
-      // what a `malformed` fault answers: the manager's media type, cut mid-element
-      malformed: { body: '<list><ipset><objectId>ipset-1</obj', contentType: 'application/xml' },
+      faultBodies: {
+        // the manager's media type, cut mid-element
+        malformed: { body: '<list><ipset><objectId>ipset-1</obj', contentType: 'application/xml' },
+        error: (status) => ({
+          body: errorXml(String(status), 'Simulated failure.'),
+          contentType: 'application/xml',
+        }),
+      },
     },
   );
 
@@ -181,6 +150,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
     password,
     requests: server.requests,
     faults: server.faults,
+    nextRequest: (match) => server.nextRequest(match),
     switches,
     get state() {
       return state;
@@ -193,6 +163,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
     reset() {
       state = seed();
       Object.assign(switches, defaultSwitches());
+      server.faults.clear();
       server.requests.length = 0;
     },
     close: () => server.close(),

@@ -8,28 +8,8 @@ import { sendEmpty, sendText, type RecordedRequest } from '../sim-server.ts';
 import type { NsxState } from './seed.ts';
 import { el, leaf, readXml, SimXmlError, writeXml, type SimElement } from './sim-xml.ts';
 
-/** Answer matching requests with this status and error XML (or `body`), `times` times (default: always). */
-export interface ForcedFailure {
-  status: number;
-  errorCode?: string;
-  details?: string;
-  /** Raw body instead of the error XML. */
-  body?: string;
-  contentType?: string;
-  method?: string;
-  /** Substring of (or pattern for) the raw path. */
-  path?: string | RegExp;
-  times?: number;
-}
-
+/** Behaviour switches (faults are the fault plan's), read on every request. */
 export interface NsxSwitches {
-  /** Milliseconds to wait before answering. */
-  delayMs: number;
-  fail: ForcedFailure | null;
-  /** Success bodies that are XML come out cut short (not well-formed). */
-  malformedXml: boolean;
-  /** Success bodies that are XML are replaced by a billion-laughs document. */
-  billionLaughs: boolean;
   /** Creates answer without a Location header. */
   omitLocation: boolean;
   /** Status for a stale If-Match on the application firewall (vShield's is unconfirmed). */
@@ -54,10 +34,6 @@ export interface NsxSwitches {
 
 export function defaultSwitches(): NsxSwitches {
   return {
-    delayMs: 0,
-    fail: null,
-    malformedXml: false,
-    billionLaughs: false,
     omitLocation: false,
     staleStatus: 412,
     forceSyncStatus: 204,
@@ -108,43 +84,28 @@ export function sendError(
   details: string,
   headers: Record<string, string> = {},
 ): void {
-  const body = writeXml(
+  sendText(call.response, status, errorXml(errorCode, details), 'application/xml', headers);
+}
+
+/** The manager's error document. */
+export function errorXml(errorCode: string, details: string): string {
+  return writeXml(
     el('error', [
       leaf('details', details),
       leaf('errorCode', errorCode),
       leaf('moduleName', 'core-services'),
     ]),
   );
-  sendText(call.response, status, body, 'application/xml', headers);
 }
 
-const billionLaughs = `<?xml version="1.0"?>
-<!DOCTYPE lolz [
- <!ENTITY lol "lol">
- <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
- <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
- <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
- <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
- <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
- <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
- <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
- <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
- <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
-]>
-<list><ipset><name>&lol9;</name></ipset></list>
-`;
-
-/** A success answer with an XML body (subject to the malformed / billion-laughs switches). */
+/** A success answer with an XML body. */
 export function sendXml(
   call: SimCall,
   status: number,
   root: SimElement,
   headers: Record<string, string> = {},
 ): void {
-  let body = writeXml(root);
-  if (call.switches.billionLaughs) body = billionLaughs;
-  else if (call.switches.malformedXml) body = body.slice(0, Math.floor(body.length * 0.6));
-  sendText(call.response, status, body, 'application/xml', headers);
+  sendText(call.response, status, writeXml(root), 'application/xml', headers);
 }
 
 /** 201 with the new id as plain text and a Location ending in it. */

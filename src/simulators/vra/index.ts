@@ -1,22 +1,14 @@
-import type { FaultSwitch } from '../faults.ts';
-import { startSimServer, type RecordedRequest } from '../sim-server.ts';
+import { brokenJson } from '../faults.ts';
+import { startSimServer, type RecordedRequest, type SimObserved } from '../sim-server.ts';
 import { CatalogState } from './catalog.ts';
 import { ConsumerState, seededRequest, type SimRequestOutcome } from './consumer.ts';
 import type { SimEntitledItem } from './consumer-seed.ts';
 import { TokenStore } from './identity.ts';
 import { createVraRoutes, type RegisterStatus } from './routes.ts';
 import type { SimCatalogItem, SimProvider } from './seed.ts';
-import { Switches, type ForcedAnswer, type RequestMatch } from './switches.ts';
+import { vraCodes, vraErrorBody } from './vra-errors.ts';
 
-export type {
-  ForcedAnswer,
-  RegisterStatus,
-  RequestMatch,
-  SimCatalogItem,
-  SimEntitledItem,
-  SimProvider,
-  SimRequestOutcome,
-};
+export type { RegisterStatus, SimCatalogItem, SimEntitledItem, SimProvider, SimRequestOutcome };
 export { seededRequest };
 
 export interface VraSimulatorOptions {
@@ -48,16 +40,12 @@ export interface VraSimulatorOptions {
   emptySubmitAnswers?: boolean;
 }
 
-export interface VraSimulator {
+export interface VraSimulator extends SimObserved {
   /** API root the gateway is configured with. */
   readonly url: URL;
   readonly username: string;
   readonly password: string;
   readonly tenant: string;
-  /** Every request received, oldest first. */
-  readonly requests: RecordedRequest[];
-  /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
-  readonly faults: FaultSwitch;
   /** Requests received with this method on exactly this decoded path. */
   requestsTo(method: string, path: string): RecordedRequest[];
   /** Current providers and catalog items (live state). */
@@ -79,14 +67,6 @@ export interface VraSimulator {
   expireAllTokens(): void;
   setTokenLifetime(ms: number): void;
   setRegisterStatus(status: RegisterStatus): void;
-  /** Delays matching requests (all without `match`) by `ms` until reset; 0 removes every delay. */
-  setDelay(ms: number, match?: RequestMatch): void;
-  /** The next `times` matching requests get this status and vRA error body. */
-  failNext(match: RequestMatch, answer: ForcedAnswer, times?: number): void;
-  /** The next `times` matching requests get 200 with a truncated JSON body. */
-  malformNext(match: RequestMatch, times?: number): void;
-  /** Removes every switch (delays, forced answers, malformed bodies). */
-  resetSwitches(): void;
   close(): Promise<void>;
 }
 
@@ -107,17 +87,7 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
   });
   consumer.defaultOutcome = options.requestOutcome ?? 'SUCCESSFUL';
   consumer.emptySubmitAnswers = options.emptySubmitAnswers ?? false;
-  const switches = new Switches();
   let registerStatus: RegisterStatus = options.registerStatus ?? 200;
-  const timers = new Set<NodeJS.Timeout>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
 
   const server = await startSimServer(
     createVraRoutes({
@@ -126,13 +96,19 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
       catalog,
       consumer,
       tokens,
-      switches,
       registerStatus: () => registerStatus,
-      sleep,
     }),
-    options,
+    {
+      ...options,
+      faultBodies: {
+        malformed: brokenJson,
+        error: () => ({
+          body: JSON.stringify(vraErrorBody(vraCodes.systemException, 'System exception.', null)),
+          contentType: 'application/json',
+        }),
+      },
+    },
   );
-  let closing: Promise<void> | undefined;
 
   return {
     url: new URL(server.origin),
@@ -141,6 +117,7 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
     tenant,
     requests: server.requests,
     faults: server.faults,
+    nextRequest: (match) => server.nextRequest(match),
     requestsTo: (method, path) =>
       server.requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
     providers: catalog.providers,
@@ -163,17 +140,6 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
     setRegisterStatus: (status) => {
       registerStatus = status;
     },
-    setDelay: (ms, match) => switches.setDelay(ms, match),
-    failNext: (match, answer, times = 1) => switches.forceNext(match, answer, times),
-    malformNext: (match, times = 1) => switches.malformNext(match, times),
-    resetSwitches: () => switches.reset(),
-    close: () => {
-      closing ??= (async () => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
-        await server.close();
-      })();
-      return closing;
-    },
+    close: () => server.close(),
   };
 }

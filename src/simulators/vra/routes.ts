@@ -11,7 +11,6 @@ import type { ConsumerState } from './consumer.ts';
 import { consumerCall } from './consumer-routes.ts';
 import type { TokenStore } from './identity.ts';
 import { compileFilter, FilterSyntaxError } from './odata.ts';
-import type { Switches } from './switches.ts';
 import { invalidArgument, vraCodes, vraErrorBody } from './vra-errors.ts';
 
 export type RegisterStatus = 200 | 201 | 204;
@@ -24,9 +23,7 @@ export interface VraRouteDeps {
   /** Entitlements, templates, requests and resources of the consumer API. */
   consumer: ConsumerState;
   tokens: TokenStore;
-  switches: Switches;
   registerStatus: () => RegisterStatus;
-  sleep: (ms: number) => Promise<void>;
 }
 
 const maxLimit = 5000;
@@ -141,7 +138,7 @@ export function sendList(
 
 /** The vRA 7 identity and catalog endpoints the gateway uses, as strict as the real ones. */
 export function createVraRoutes(deps: VraRouteDeps): SimHandler {
-  const { catalog, tokens, switches } = deps;
+  const { catalog, tokens } = deps;
 
   const bearerOf = (headers: IncomingHttpHeaders): string | undefined =>
     /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
@@ -266,28 +263,7 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
     );
   };
 
-  return async (request, response) => {
-    const delay = switches.delayFor(request);
-    if (delay > 0) await deps.sleep(delay);
-    const forced = switches.takeForced(request);
-    if (forced !== undefined) {
-      const body =
-        forced.body ??
-        vraErrorBody(
-          forced.error?.code ?? vraCodes.systemException,
-          forced.error?.message ?? 'System exception.',
-          forced.error?.systemMessage ?? null,
-        );
-      return sendJson(response, forced.status, body);
-    }
-    if (switches.takeMalformed(request)) {
-      return sendText(
-        response,
-        200,
-        '{"links":[],"content":[{"@type":"Provider","id":',
-        'application/json',
-      );
-    }
+  return (request, response) => {
     const s = segmentsOf(request);
     if (s[0] === 'identity' && s[1] === 'api' && s[2] === 'tokens') {
       if (s.length === 3 && request.method === 'POST') return login(request, response);

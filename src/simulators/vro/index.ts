@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import {
   hasBasicAuth,
   sendEmpty,
   sendText,
   startSimServer,
   type RecordedRequest,
+  type SimObserved,
 } from '../sim-server.ts';
-import type { FaultSwitch } from '../faults.ts';
+import { brokenJson } from '../faults.ts';
 import { conditionFields, matchesConditions, parseConditions } from './conditions.ts';
 import {
   newExecutionId,
@@ -35,16 +36,10 @@ type Attributes = { attributes: Attribute[]; byName: Record<string, string> };
 /** The order of `String.prototype.localeCompare`, without a collator per comparison. */
 const collator = new Intl.Collator();
 
-/** Failure switches; tests flip them at any time. */
+/** Behaviour switches (faults are the fault plan's); tests flip them at any time. */
 export interface VroSwitches {
   /** Answer a run's 202 without its Location header. */
   omitLocation: boolean;
-  /** Cut every JSON answer in half. */
-  malformedJson: boolean;
-  /** Wait this long before answering anything. */
-  delayMs: number;
-  /** Answer every authenticated request with this instead. */
-  answer: { status: number; body: string; contentType: string } | null;
   /**
    * Whether `GET /workflows/{id}/executions/` honours `maxResult` and
    * `startIndex` (unconfirmed on the real route; default: honoured).
@@ -89,14 +84,11 @@ export interface ImportedPackage {
   workflowIds: string[];
 }
 
-export interface VroSimulator {
+export interface VroSimulator extends SimObserved {
   /** API root the gateway is configured with (`http://127.0.0.1:<port>/vco/api`). */
   readonly url: URL;
   readonly username: string;
   readonly password: string;
-  readonly requests: RecordedRequest[];
-  /** Switchable faults on every request (delay, 5xx, reset, malformed or truncated bodies). */
-  readonly faults: FaultSwitch;
   readonly switches: VroSwitches;
   /** Every run started through the API, oldest first (the seeded history is not in it). */
   readonly executions: readonly SimExecution[];
@@ -135,9 +127,6 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   const failTrigger = options.failTrigger ?? 'simulate-failure';
   const switches: VroSwitches = {
     omitLocation: false,
-    malformedJson: false,
-    delayMs: 0,
-    answer: null,
     executionPaging: 'honor',
     ...options.switches,
   };
@@ -145,7 +134,6 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   for (const workflow of options.workflows ?? seedWorkflows) workflows.set(workflow.id, workflow);
   const executions: SimExecution[] = [];
   const imports: ImportedPackage[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   let manualNow = Date.now();
   const now = (): number => (options.manualClock === true ? manualNow : Date.now());
   const past = options.history === false ? [] : seedHistory(now(), workflows, stepMs);
@@ -167,12 +155,10 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     body: unknown,
     headers: Record<string, string> = {},
   ): void => {
-    const text = toJavaJson(body);
-    const sent = switches.malformedJson ? text.slice(0, Math.ceil(text.length / 2)) : text;
-    sendText(response, status, sent, 'application/json', headers);
+    sendText(response, status, toJavaJson(body), 'application/json', headers);
   };
   const sendError = (response: ServerResponse, status: number, message: string): void =>
-    sendJsonBody(response, status, { status: String(status), message });
+    sendJsonBody(response, status, errorBody(status, message));
 
   const buildAttributes = (workflow: SeedWorkflow): Attribute[] => {
     const href = `${root}/workflows/${encodeURIComponent(workflow.id)}/`;
@@ -456,16 +442,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     });
   };
 
-  const handle = async (request: RecordedRequest, response: ServerResponse): Promise<void> => {
-    if (switches.delayMs > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, switches.delayMs);
-        timers.add(timer);
-      });
-    }
+  const handle = (request: RecordedRequest, response: ServerResponse): void => {
     if (request.rawPath !== rootPath && !request.rawPath.startsWith(`${rootPath}/`)) {
       return sendText(response, 404, 'Not Found', 'text/plain');
     }
@@ -489,10 +466,6 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
         'text/html;charset=utf-8',
         { 'www-authenticate': 'Basic realm="vco"' },
       );
-    }
-    if (switches.answer !== null) {
-      const { status, body, contentType } = switches.answer;
-      return sendText(response, status, body, contentType);
     }
     const method = request.method;
     const wantsJson = /\bapplication\/json\b/i.test(request.headers.accept ?? '');
@@ -552,6 +525,13 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   const server = await startSimServer(handle, {
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
+    faultBodies: {
+      malformed: brokenJson,
+      error: (status) => ({
+        body: toJavaJson(errorBody(status, STATUS_CODES[status] ?? 'Simulated failure')),
+        contentType: 'application/json',
+      }),
+    },
   });
   root = `${server.origin}${rootPath}`;
   return {
@@ -560,6 +540,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
     password,
     requests: server.requests,
     faults: server.faults,
+    nextRequest: (match) => server.nextRequest(match),
     switches,
     executions,
     imports,
@@ -578,12 +559,13 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       execution.canceledAt ??= now();
       return true;
     },
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      await server.close();
-    },
+    close: () => server.close(),
   };
+}
+
+/** vRO's error document. */
+function errorBody(status: number, message: string): { status: string; message: string } {
+  return { status: String(status), message };
 }
 
 /** The decoded segments below the root (one trailing slash allowed), or null when malformed. */
