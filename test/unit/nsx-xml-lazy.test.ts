@@ -14,27 +14,17 @@ import { buildXmlBytesInSlices, inSlices } from '../../src/upstreams/nsx/xml-sli
 import {
   buildXml,
   childElement,
-  isElement,
   parseXml,
   withChildren,
   XmlError,
   type XmlElement,
 } from '../../src/upstreams/nsx/xml.ts';
+import { outline, turnsDuring } from '../helpers/xml.ts';
 
 const firewall = readFileSync(
   new URL('../fixtures/nsx/vshield-app-firewall-config.xml', import.meta.url),
   'utf8',
 );
-
-/** Every element, attribute and text in document order, as `path[@attr=value]` lines. */
-function outline(node: XmlElement, path = ''): string[] {
-  const here = `${path}/${node.name}`;
-  const attributes = Object.entries(node.attributes).map(([n, v]) => `${here}@${n}=${v}`);
-  const children = node.children.flatMap((child) =>
-    isElement(child) ? outline(child, here) : [`${here}#${child.text}`],
-  );
-  return [here, ...attributes, ...children];
-}
 
 const lazily = (document: string, depth = 2): XmlElement =>
   parseXml(document, { lazyDepth: depth });
@@ -141,16 +131,9 @@ describe('buildXmlBytesInSlices', () => {
     const large = parseXml(
       `<list>${Array.from({ length: 20_000 }, (_, i) => `<set id="${i}"><name>s ${i} é</name><value>10.0.0.${i % 250}</value></set>`).join('')}</list>`,
     );
-    let turns = 0;
-    let running = true;
-    const tick = (): void => {
-      if (!running) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    const bytes = await buildXmlBytesInSlices(large, { declaration: true });
-    running = false;
+    const { value: bytes, turns } = await turnsDuring(() =>
+      buildXmlBytesInSlices(large, { declaration: true }),
+    );
     expect(turns).toBeGreaterThan(1);
     expect(bytes.toString('utf8')).toBe(buildXml(large, { declaration: true }));
   });

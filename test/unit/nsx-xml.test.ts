@@ -5,7 +5,6 @@ import {
   buildXmlSteps,
   childElement,
   element,
-  isElement,
   maxXmlDepth,
   parseXml,
   parseXmlSteps,
@@ -14,19 +13,10 @@ import {
   XmlError,
   type XmlElement,
 } from '../../src/upstreams/nsx/xml.ts';
+import { outline } from '../helpers/xml.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/nsx/${name}`, import.meta.url), 'utf8');
-
-/** Every element and attribute in document order, as `path[@attr=value]` lines. */
-function outline(node: XmlElement, path = ''): string[] {
-  const here = `${path}/${node.name}`;
-  const attributes = Object.entries(node.attributes).map(([n, v]) => `${here}@${n}=${v}`);
-  const children = node.children.flatMap((child) =>
-    isElement(child) ? outline(child, here) : [`${here}#${child.text}`],
-  );
-  return [here, ...attributes, ...children];
-}
 
 const billionLaughs = `<?xml version="1.0"?>
 <!DOCTYPE lolz [
