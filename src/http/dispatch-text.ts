@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { BodyCharsetError, decodeBody } from './body-charset.ts';
 import { abortReason } from './concurrency-limiter.ts';
+import { releaseBuffer } from './release-buffer.ts';
 
 interface TextAnswer {
   status: number;
@@ -106,14 +107,16 @@ class TextHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (!this.#settle()) return;
-    const bytes =
-      this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
+    const joined = this.#chunks.length > 1;
+    const bytes = joined ? Buffer.concat(this.#chunks) : (this.#chunks[0] ?? Buffer.alloc(0));
+    this.#chunks.length = 0;
     const status = this.#status;
     let body: string;
     try {
       // Only a success answer's content is used: an error answer's stays readable, its status decides.
       body = decodeBody(bytes, this.#headers['content-type'], status >= 200 && status < 300);
     } catch (error) {
+      if (joined) releaseBuffer(bytes);
       this.#reject(
         error instanceof BodyCharsetError
           ? new UnreadableBodyError(error.message, status)
@@ -121,6 +124,8 @@ class TextHandler implements Dispatcher.DispatchHandler {
       );
       return;
     }
+    // the text is a copy: the joined bytes are not needed any more
+    if (joined) releaseBuffer(bytes);
     this.#resolve({ status, headers: this.#headers, body });
   }
 

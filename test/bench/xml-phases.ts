@@ -10,7 +10,13 @@ import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { largeFirewallConfiguration } from '../../src/simulators/nsx/large-firewall.ts';
 import { el, writeXml } from '../../src/simulators/nsx/sim-xml.ts';
 import type { RuleDraft } from '../../src/upstreams/nsx/drafts.ts';
-import { insertRule, readFirewallConfig, ruleXml } from '../../src/upstreams/nsx/firewall-xml.ts';
+import {
+  firewallRuleDepth,
+  insertRule,
+  readFirewallConfig,
+  readRules,
+  ruleXml,
+} from '../../src/upstreams/nsx/firewall-xml.ts';
 import { buildXml, buildXmlSteps, parseXml, parseXmlSteps } from '../../src/upstreams/nsx/xml.ts';
 import { median } from './stats.ts';
 
@@ -26,12 +32,12 @@ export interface XmlPhases {
    * thread: the most they hold the event loop between two pauses.
    */
   longestStepMs: { parse: number; build: number };
-  /** Heap held by the parsed document, MB: this module's tree, fast-xml-parser's ordered form. */
-  heldMB: { tree: number; fastXmlParser: number };
+  /** Heap held by the parsed document, MB: this module's whole tree, its lazy one (as an edit reads it), fast-xml-parser's ordered form. */
+  heldMB: { tree: number; lazy: number; fastXmlParser: number };
 }
 
 export type PhaseName =
-  'parse' | 'read' | 'edit' | 'build' | 'fxpValidate' | 'fxpParse' | 'fxpBuild';
+  'parse' | 'parseLazy' | 'read' | 'edit' | 'build' | 'fxpValidate' | 'fxpParse' | 'fxpBuild';
 
 const rounds = 5;
 
@@ -125,14 +131,19 @@ function measure(bytes: number): XmlPhases {
       'parse',
       timed(() => parseXml(body)),
     );
-    const read = record(
+    rules = record(
       'read',
-      timed(() => readFirewallConfig(parsed, 'dvportgroup-63', '1')),
+      timed(() => readRules(readFirewallConfig(parsed, 'dvportgroup-63', '1'))),
+    ).length;
+    const lazy = record(
+      'parseLazy',
+      timed(() => parseXml(body, { lazyDepth: firewallRuleDepth })),
     );
-    rules = read.rules.length;
     const edited = record(
       'edit',
-      timed(() => insertRule(read.document, ruleXml(draft), 0)),
+      timed(() =>
+        insertRule(readFirewallConfig(lazy, 'dvportgroup-63', '1').document, ruleXml(draft), 0),
+      ),
     );
     record(
       'build',
@@ -163,6 +174,7 @@ function measure(bytes: number): XmlPhases {
     longestStepMs: longest,
     heldMB: {
       tree: held(() => parseXml(body)),
+      lazy: held(() => parseXml(body, { lazyDepth: firewallRuleDepth })),
       fastXmlParser: held(() => fxpParser.parse(body) as unknown),
     },
   };

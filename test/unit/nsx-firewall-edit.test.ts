@@ -9,7 +9,7 @@ import {
   type FirewallStore,
 } from '../../src/upstreams/nsx/firewall-edit.ts';
 import type { ConflictRetry } from '../../src/upstreams/nsx/conflict-retry.ts';
-import { readFirewallConfig } from '../../src/upstreams/nsx/firewall-xml.ts';
+import { readFirewallConfig, readRules } from '../../src/upstreams/nsx/firewall-xml.ts';
 import { KeyedLock } from '../../src/upstreams/nsx/keyed-lock.ts';
 import { RuleNotFoundError } from '../../src/upstreams/nsx/rule-not-found-error.ts';
 import type { FirewallConfigRecord } from '../../src/upstreams/nsx/wire.ts';
@@ -60,8 +60,8 @@ describe('addFirewallRule', () => {
     const config = await addFirewallRule(store, call, 'dvportgroup-63', rule('new'), 1, fast);
     expect(store.posts).toHaveLength(1);
     expect(store.posts[0]?.generation).toBe('10');
-    expect(config.rules.map((r) => r.id ?? r.notes)).toEqual(['1', 'new', '2', '3']);
-    expect(buildXml(config.rules[0]?.xml as XmlElement)).toContain('x="keep"');
+    expect(readRules(config).map((r) => r.id ?? r.notes)).toEqual(['1', 'new', '2', '3']);
+    expect(buildXml(readRules(config)[0]?.xml as XmlElement)).toContain('x="keep"');
   });
 
   it('starts again on a fresh read after 412 or 409, until it succeeds', async () => {
@@ -115,8 +115,8 @@ describe('addFirewallRule', () => {
       undefined,
       fast,
     );
-    expect(config.rules.map((r) => r.id)).toEqual(['1', '2', '3']);
-    expect(buildXml(config.rules[0]?.xml as XmlElement)).toBe(
+    expect(readRules(config).map((r) => r.id)).toEqual(['1', '2', '3']);
+    expect(buildXml(readRules(config)[0]?.xml as XmlElement)).toBe(
       '<layer3FirewallRule x="keep" disabled="false" precedence="default" id="1"><sectionId>7</sectionId><action>allow</action><logged>false</logged><notes>edited</notes></layer3FirewallRule>',
     );
     config = await addFirewallRule(
@@ -127,7 +127,7 @@ describe('addFirewallRule', () => {
       1,
       fast,
     );
-    expect(config.rules.map((r) => r.id)).toEqual(['2', '1', '3']);
+    expect(readRules(config).map((r) => r.id)).toEqual(['2', '1', '3']);
   });
 
   it('answers NOT_FOUND for an unknown id and BAD_USER_INPUT for a layer change', async () => {
@@ -145,9 +145,9 @@ describe('addFirewallRule', () => {
 describe('removeFirewallRule', () => {
   it('removes one rule and keeps the others as they were', async () => {
     const store = new FakeStore();
-    const before = readFirewallConfig(store.document, 'c', '0').rules;
+    const before = readRules(readFirewallConfig(store.document, 'c', '0'));
     const config = await removeFirewallRule(store, call, 'dvportgroup-63', '2', fast);
-    expect(config.rules.map((r) => r.xml)).toEqual([before[0]?.xml, before[2]?.xml]);
+    expect(readRules(config).map((r) => r.xml)).toEqual([before[0]?.xml, before[2]?.xml]);
   });
 
   it('answers NOT_FOUND when the rule is not there', async () => {
@@ -178,7 +178,7 @@ describe('replaceFirewallRules', () => {
       undefined,
     );
     expect(store.posts.map((p) => p.generation)).toEqual(['10']);
-    expect(config.rules.map((r) => r.notes)).toEqual(['only']);
+    expect(readRules(config).map((r) => r.notes)).toEqual(['only']);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   generationFromEtag,
   insertRule,
   readFirewallConfig,
+  readRules,
   removeRule,
   replaceAllRules,
   replaceRule,
@@ -76,7 +77,7 @@ const ids = (document: XmlElement) =>
 
 describe('readFirewallConfig', () => {
   it('types every rule of the reference configuration, in document order', () => {
-    const { rules } = config(reference);
+    const rules = readRules(config(reference));
     expect(
       rules.map((r) => [r.id, r.layer, r.action, r.disabled, r.logged, r.precedence, r.notes]),
     ).toEqual([
@@ -90,8 +91,10 @@ describe('readFirewallConfig', () => {
 
   it('refuses a rule without action and a document of another kind', () => {
     expect(() =>
-      config(
-        '<VshieldAppConfiguration><firewallConfiguration><layer3FirewallRule/></firewallConfiguration></VshieldAppConfiguration>',
+      readRules(
+        config(
+          '<VshieldAppConfiguration><firewallConfiguration><layer3FirewallRule/></firewallConfiguration></VshieldAppConfiguration>',
+        ),
       ),
     ).toThrow(/without <action>/);
     expect(() => config('<list/>')).toThrow(/<VshieldAppConfiguration> expected/);
@@ -100,8 +103,10 @@ describe('readFirewallConfig', () => {
 
   it('refuses disabled or logged values that are not booleans', () => {
     expect(() =>
-      config(
-        '<VshieldAppConfiguration><firewallConfiguration><layer3FirewallRule disabled="maybe"><action>allow</action></layer3FirewallRule></firewallConfiguration></VshieldAppConfiguration>',
+      readRules(
+        config(
+          '<VshieldAppConfiguration><firewallConfiguration><layer3FirewallRule disabled="maybe"><action>allow</action></layer3FirewallRule></firewallConfiguration></VshieldAppConfiguration>',
+        ),
       ),
     ).toThrow(/neither true nor false/);
   });
@@ -143,7 +148,7 @@ describe('ruleXml', () => {
   });
 
   it('writes over an existing rule keeping its unmodelled children and attributes in place', () => {
-    const current = config(rich).rules[0];
+    const current = readRules(config(rich))[0];
     const rule = ruleXml(
       draft({ id: '1004', action: 'allow', logged: true, disabled: true, notes: 'new' }),
       current,
@@ -154,7 +159,7 @@ describe('ruleXml', () => {
   });
 
   it('keeps the current element when the JSON says the same, so interleaved children keep their order', () => {
-    const current = config(rich).rules[0];
+    const current = readRules(config(rich))[0];
     const same = {
       address: [{ containerId: 'ipset-3' }, { ipAddress: '10.9.9.0/24' }],
       exclude: 'false',
@@ -167,7 +172,7 @@ describe('ruleXml', () => {
   });
 
   it('replaces a part the JSON changes, in place, and removes one set to null', () => {
-    const current = config(rich).rules[0];
+    const current = readRules(config(rich))[0];
     const changed = { address: { containerId: 'ipset-9' } };
     const rule = ruleXml(
       draft({
@@ -191,7 +196,7 @@ describe('ruleXml', () => {
   });
 
   it('inserts a part the rule lacked where the guide orders it', () => {
-    const current = config(rich).rules[0];
+    const current = readRules(config(rich))[0];
     const destination = { address: { containerId: 'dvportgroup-63' } };
     const rule = ruleXml(
       draft({

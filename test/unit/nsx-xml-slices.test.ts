@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildXmlInSlices, parseXmlInSlices } from '../../src/upstreams/nsx/xml-slices.ts';
 import { buildXml, element, parseXml, textElement, XmlError } from '../../src/upstreams/nsx/xml.ts';
+import { turnsDuring } from '../helpers/xml.ts';
 
 /** About 1 MB: several slices on any machine. */
 const large = `<list>${Array.from(
@@ -8,21 +9,6 @@ const large = `<list>${Array.from(
   (_, i) =>
     `<ipset id="ipset-${i}"><name>set ${i} &lt;lab&gt;</name><value>10.0.0.${i % 250}</value></ipset>`,
 ).join('')}</list>`;
-
-/** Runs `work` while counting the turns of the event loop that other callbacks got meanwhile. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = (): void => {
-    if (!running) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  const value = await work();
-  running = false;
-  return { value, turns };
-}
 
 describe('parseXmlInSlices', () => {
   it('lets other callbacks run while it parses a large document, and answers what parseXml does', async () => {

@@ -5,7 +5,6 @@ import {
   buildXmlSteps,
   childElement,
   element,
-  isElement,
   maxXmlDepth,
   parseXml,
   parseXmlSteps,
@@ -15,19 +14,11 @@ import {
   type XmlElement,
 } from '../../src/upstreams/nsx/xml.ts';
 import { billionLaughs } from '../helpers/nsx.ts';
+import { outline } from '../helpers/xml.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/nsx/${name}`, import.meta.url), 'utf8');
 
-/** Every element and attribute in document order, as `path[@attr=value]` lines. */
-function outline(node: XmlElement, path = ''): string[] {
-  const here = `${path}/${node.name}`;
-  const attributes = Object.entries(node.attributes).map(([n, v]) => `${here}@${n}=${v}`);
-  const children = node.children.flatMap((child) =>
-    isElement(child) ? outline(child, here) : [`${here}#${child.text}`],
-  );
-  return [here, ...attributes, ...children];
-}
 
 describe('parseXml', () => {
   it('refuses a billion-laughs document before parsing it', () => {

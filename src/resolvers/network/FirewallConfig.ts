@@ -1,8 +1,14 @@
 import type { FirewallConfigResolvers } from '../../generated/graphql.ts';
+import { readRulesSteps } from '../../upstreams/nsx/firewall-xml.ts';
+import { inSlices } from '../../upstreams/nsx/xml-slices.ts';
 
 export const FirewallConfig: FirewallConfigResolvers = {
-  rules: (config) => [
-    ...config.rules.filter((rule) => rule.layer === 'LAYER3'),
-    ...config.rules.filter((rule) => rule.layer === 'LAYER2'),
-  ],
+  // thousands of rules on a large configuration: typed a slice at a time
+  rules: async (config) => {
+    const rules = await inSlices(readRulesSteps(config));
+    return [
+      ...rules.filter((rule) => rule.layer === 'LAYER3'),
+      ...rules.filter((rule) => rule.layer === 'LAYER2'),
+    ];
+  },
 };

@@ -15,7 +15,7 @@ import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
 import { readNsxError } from './error-xml.ts';
 import { badResponse } from './fields.ts';
-import { generationFromEtag, readFirewallConfig } from './firewall-xml.ts';
+import { firewallRuleDepth, generationFromEtag, readFirewallConfig } from './firewall-xml.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import { ipSetCreateXml, ipSetUpdateXml, readIpSet, readIpSetList } from './ip-set-xml.ts';
 import { readService, readServiceList, serviceCreateXml, serviceUpdateXml } from './service-xml.ts';
@@ -36,8 +36,8 @@ import type {
   ServiceRecord,
   VirtualServerRecord,
 } from './wire.ts';
-import { XmlError, type XmlElement } from './xml.ts';
-import { buildXmlInSlices, parseXmlInSlices } from './xml-slices.ts';
+import { XmlError, type ParseOptions, type XmlElement } from './xml.ts';
+import { buildXmlBytesInSlices, parseXmlInSlices } from './xml-slices.ts';
 
 interface NsxRequest {
   method: HttpMethod;
@@ -405,7 +405,8 @@ export class NsxClient {
       route: '/api/2.0/app/firewall/{contextId}/config',
     });
     const generation = generationFromEtag(response.headers['etag']);
-    return readFirewallConfig(await this.#parse(response), contextId, generation);
+    const document = await this.#parse(response, { lazyDepth: firewallRuleDepth });
+    return readFirewallConfig(document, contextId, generation);
   }
 
   /**
@@ -447,9 +448,9 @@ export class NsxClient {
 
   async #send(call: CallContext, request: NsxRequest): Promise<UpstreamResponse> {
     const headers: Record<string, string> = { accept: xmlMediaType, ...request.headers };
-    let body: string | undefined;
+    let body: Buffer | undefined;
     if (request.body !== undefined) {
-      body = await buildXmlInSlices(request.body, { declaration: true });
+      body = await buildXmlBytesInSlices(request.body, { declaration: true });
       headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
     } else if (request.contentType !== undefined) {
       headers['content-type'] = request.contentType;
@@ -467,9 +468,9 @@ export class NsxClient {
   }
 
   /** Large configurations are parsed and built in slices, so that other requests are served meanwhile. */
-  async #parse(response: UpstreamResponse): Promise<XmlElement> {
+  async #parse(response: UpstreamResponse, options: ParseOptions = {}): Promise<XmlElement> {
     try {
-      return await parseXmlInSlices(response.body);
+      return await parseXmlInSlices(response.body, options);
     } catch (error) {
       if (error instanceof XmlError) throw badResponse(error.message, response.status);
       throw error;

@@ -17,6 +17,7 @@ import type { RuleDraft } from './drafts.ts';
 import {
   insertRule,
   layerSize,
+  readRule,
   removeRule,
   replaceAllRules,
   replaceRule,
@@ -44,7 +45,7 @@ function currentRule(
   draft: RuleDraft,
   ruleId: string,
 ): FirewallRuleRecord {
-  const rule = config.rules.find((r) => r.id === ruleId);
+  const rule = config.ruleElements.find((r) => r.id === ruleId);
   if (rule === undefined) throw new RuleNotFoundError(ruleId, config.contextId);
   if (rule.layer !== draft.layer) {
     throw new BadUserInputError(
@@ -52,7 +53,7 @@ function currentRule(
       'layer',
     );
   }
-  return rule;
+  return readRule(rule.xml, rule.layer);
 }
 
 /**
@@ -115,7 +116,7 @@ export async function removeFirewallRule(
   retry: ConflictRetry = defaultConflictRetry,
 ): Promise<FirewallConfigRecord> {
   return editFirewall(store, call, contextId, retry, (current) => {
-    if (!current.rules.some((rule) => rule.id === ruleId)) {
+    if (!current.ruleElements.some((rule) => rule.id === ruleId)) {
       throw new RuleNotFoundError(ruleId, contextId);
     }
     return removeRule(current.document, ruleId);

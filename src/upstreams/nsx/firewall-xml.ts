@@ -7,7 +7,12 @@
  */
 import type { RuleDraft, RulePart } from './drafts.ts';
 import { badResponse, booleanText, requireRoot } from './fields.ts';
-import type { FirewallConfigRecord, FirewallLayerName, FirewallRuleRecord } from './wire.ts';
+import type {
+  FirewallConfigRecord,
+  FirewallLayerName,
+  FirewallRuleElement,
+  FirewallRuleRecord,
+} from './wire.ts';
 import { sameJson } from './xml-json.ts';
 import { removeChildren, setAttribute, setChild } from './xml-edit.ts';
 import {
@@ -50,18 +55,43 @@ export function generationFromEtag(etag: string | undefined): string {
   return value;
 }
 
+/** The depth of the rules in the document: parsed lazily there (xml.ts, `lazyDepth`). */
+export const firewallRuleDepth = 2;
+
+/** The configuration with its rules' ids and layers; each rule is typed only when asked for. */
 export function readFirewallConfig(
   document: XmlElement,
   contextId: string,
   generationNumber: string,
 ): FirewallConfigRecord {
   const config = firewallConfiguration(requireRoot(document, 'VshieldAppConfiguration'));
-  const rules = config.children.flatMap((node) => {
+  const ruleElements = config.children.flatMap((node): FirewallRuleElement[] => {
     const layer = layerOf(node);
-    return layer === undefined || !isElement(node) ? [] : [readRule(node, layer)];
+    if (layer === undefined || !isElement(node)) return [];
+    const id = node.attributes['id']?.trim();
+    return [{ id: id === undefined || id === '' ? null : id, layer, xml: node }];
   });
-  return { contextId, generationNumber, rules, document };
+  return { contextId, generationNumber, ruleElements, document };
 }
+
+/** Every rule typed, in document order; a rule the gateway cannot read is a bad response. */
+export function readRules(config: FirewallConfigRecord): FirewallRuleRecord[] {
+  return config.ruleElements.map((rule) => readRule(rule.xml, rule.layer));
+}
+
+/** `readRules` as steps, pausing every few dozen rules (xml-slices.ts, `inSlices`). */
+export function* readRulesSteps(
+  config: FirewallConfigRecord,
+): Generator<void, FirewallRuleRecord[], void> {
+  const rules: FirewallRuleRecord[] = [];
+  for (const rule of config.ruleElements) {
+    if (rules.length % rulesPerStep === rulesPerStep - 1) yield;
+    rules.push(readRule(rule.xml, rule.layer));
+  }
+  return rules;
+}
+
+const rulesPerStep = 32;
 
 export function readRule(node: XmlElement, layer: FirewallLayerName): FirewallRuleRecord {
   const parts = firstChildren(node);
@@ -176,7 +206,7 @@ function withRules(document: XmlElement, edit: (children: XmlNode[]) => XmlNode[
 
 /** Number of rules of a layer. */
 export function layerSize(config: FirewallConfigRecord, layer: FirewallLayerName): number {
-  return config.rules.filter((rule) => rule.layer === layer).length;
+  return config.ruleElements.filter((rule) => rule.layer === layer).length;
 }
 
 /**

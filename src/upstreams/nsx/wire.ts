@@ -79,13 +79,24 @@ export interface FirewallRuleRecord {
   xml: XmlElement;
 }
 
+/** A rule of the configuration as far as an edit needs it; typed by `readRule` when asked for. */
+export interface FirewallRuleElement {
+  id: string | null;
+  layer: FirewallLayerName;
+  /** The rule as the manager sent it. */
+  xml: XmlElement;
+}
+
 /** `GET /api/2.0/app/firewall/{contextId}/config` with its ETag. */
 export interface FirewallConfigRecord {
   contextId: string;
   /** The ETag without quotes. */
   generationNumber: string;
-  /** In document order. */
-  rules: FirewallRuleRecord[];
+  /**
+   * In document order. A configuration runs to thousands of rules: an edit
+   * reads only the rule it changes (firewall-xml.ts, `readRules`).
+   */
+  ruleElements: FirewallRuleElement[];
   /** The whole `<VshieldAppConfiguration>` document as the manager sent it. */
   document: XmlElement;
 }

@@ -13,6 +13,13 @@
  * pauses every few hundred tokens, so that a caller can spread a large
  * document over several turns of the event loop (xml-slices.ts);
  * `parseXml` and `buildXml` run the steps to the end at once.
+ *
+ * A document can also be read lazily (`lazyDepth`): the elements at that
+ * depth keep their name, their attributes and their text in the document,
+ * and are parsed further only when their children are asked for; an
+ * untouched one is written back as that text. A firewall edit then holds a
+ * few objects per rule, not a tree of every rule's parts (BENCHMARKS.md,
+ * large XML).
  */
 
 export interface XmlElement {
@@ -91,6 +98,30 @@ export function childText(parent: XmlElement, name: string): string | undefined 
   return child === undefined ? undefined : textOf(child);
 }
 
+/**
+ * An element of a lazily read document (`lazyDepth`): checked to be
+ * well-formed with the rest of the document, its children are parsed from
+ * its text when first asked for.
+ */
+class SourcedElement implements XmlElement {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  /** The element as it stands in the document, start tag to end tag. */
+  readonly source: string;
+  private parsed: readonly XmlNode[] | undefined = undefined;
+
+  constructor(name: string, attributes: Readonly<Record<string, string>>, source: string) {
+    this.name = name;
+    this.attributes = attributes;
+    this.source = source;
+  }
+
+  get children(): readonly XmlNode[] {
+    this.parsed ??= parseXml(this.source).children;
+    return this.parsed;
+  }
+}
+
 /** A copy of `parent` with its children replaced. */
 export function withChildren(parent: XmlElement, children: readonly XmlNode[]): XmlElement {
   return element(parent.name, parent.attributes, children);
@@ -102,7 +133,6 @@ export function withChildren(parent: XmlElement, children: readonly XmlNode[]): 
 const tokensPerStep = 256;
 
 const attributePattern = /\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
-const tagEnd = /\s*(\/?)>/y;
 
 interface OpenElement {
   readonly name: string;
@@ -111,6 +141,21 @@ interface OpenElement {
   readonly start: number;
   /** Text not yet added as a node (adjacent text, CDATA and references merge into one). */
   text: string;
+  /**
+   * `tree`: built with its children; `sourced`: at `lazyDepth`, kept as its
+   * text (starting at `from`); `checked`: inside a sourced one, only checked.
+   */
+  readonly mode: 'tree' | 'sourced' | 'checked';
+  readonly from: number;
+}
+
+export interface ParseOptions {
+  /**
+   * The depth (the root's is 0) of the elements read lazily: their content
+   * is checked but not built until asked for, and an untouched one is
+   * written back as it stood. Unset: the whole tree is built.
+   */
+  lazyDepth?: number;
 }
 
 const noAttributes: Readonly<Record<string, string>> = Object.freeze({});
@@ -121,27 +166,44 @@ export const maxXmlDepth = 256;
 const internedLength = 32;
 
 /** Parses a document into its root element; throws XmlError when it is not well-formed or is refused. */
-export function parseXml(document: string): XmlElement {
-  return runToEnd(parseXmlSteps(document));
+export function parseXml(document: string, options: ParseOptions = {}): XmlElement {
+  return runToEnd(parseXmlSteps(document, options));
 }
 
 /**
  * `parseXml` as steps: pauses (yields) every few hundred tokens; its return
  * value is the root element. Throws XmlError like `parseXml`.
  */
-export function* parseXmlSteps(document: string): Generator<void, XmlElement, void> {
+export function* parseXmlSteps(
+  document: string,
+  options: ParseOptions = {},
+): Generator<void, XmlElement, void> {
+  const lazyDepth = options.lazyDepth ?? Infinity;
   if (declarationPattern.test(document)) {
     throw new XmlError('a DOCTYPE or entity declaration is refused');
   }
   const strings = new Map<string, string>();
-  const intern = (value: string): string => {
-    if (value.length > internedLength) return value;
+  /** `transient`: a value of a checked element, dropped at once: not kept. */
+  const intern = (value: string, transient = false): string => {
+    if (transient || value.length > internedLength) return value;
     const seen = strings.get(value);
     if (seen !== undefined) return seen;
     strings.set(value, value);
     return value;
   };
   const names = new Set<string>();
+  /** Element names by a hash of their characters. */
+  const seenNames = new Map<number, string>();
+  /** One entry per name for the elements only checked: they hold no state of their own. */
+  const checkedElements = new Map<string, OpenElement>();
+  const checkedElement = (name: string): OpenElement => {
+    let open = checkedElements.get(name);
+    if (open === undefined) {
+      open = { name, attributes: noAttributes, start: 0, text: '', mode: 'checked', from: 0 };
+      checkedElements.set(name, open);
+    }
+    return open;
+  };
   const checkedName = (name: string, what: string): string => {
     if (names.has(name)) return intern(name);
     if (!isXmlName(name)) throw new XmlError(`"${name}" is not an accepted ${what} name`);
@@ -150,7 +212,12 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
   };
   // The children of every open element, innermost last; texts as strings until the element closes.
   const pending: Array<XmlElement | string> = [];
-  const close = (open: OpenElement): XmlElement => {
+  /** The element closed by the `>` before `end`; undefined for one only checked. */
+  const close = (open: OpenElement, end: number): XmlElement | undefined => {
+    if (open.mode === 'checked') return undefined;
+    if (open.mode === 'sourced') {
+      return new SourcedElement(open.name, open.attributes, document.slice(open.from, end));
+    }
     if (open.text !== '') pending.push(intern(open.text));
     const children = childrenOf(pending, open.start);
     pending.length = open.start;
@@ -166,9 +233,14 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
     const lt = document.indexOf('<', i);
     const end = lt < 0 ? document.length : lt;
     if (end > i) {
-      const text = decodeReferences(document.slice(i, end));
-      if (current !== undefined) current.text += text;
-      else if (text.trim() !== '') throw new XmlError('a document has exactly one root element');
+      if (current !== undefined && current.mode !== 'tree') {
+        // content read later: only checked now, without copying it
+        if (hasAmpersand(document, i, end)) decodeReferences(document.slice(i, end));
+      } else {
+        const text = decodeReferences(document.slice(i, end));
+        if (current !== undefined) current.text += text;
+        else if (text.trim() !== '') throw new XmlError('a document has exactly one root element');
+      }
     }
     if (lt < 0) break;
     const next = document.charCodeAt(lt + 1);
@@ -185,10 +257,10 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
         throw notWellFormed(`an end tag that does not close <${current.name}>`);
       }
       stack.pop();
-      const done = close(current);
+      const done = close(current, gt + 1);
       current = stack.at(-1);
       if (current === undefined) root = done;
-      else pending.push(done);
+      else if (done !== undefined) pending.push(done);
       i = gt + 1;
     } else if (next === 0x21 /* ! */) {
       if (document.startsWith('<!--', lt)) {
@@ -198,7 +270,7 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
       } else if (document.startsWith('<![CDATA[', lt)) {
         const end = document.indexOf(']]>', lt + 9);
         if (end < 0 || current === undefined) throw notWellFormed('a broken CDATA section');
-        current.text += document.slice(lt + 9, end);
+        if (current.mode === 'tree') current.text += document.slice(lt + 9, end);
         i = end + 3;
       } else {
         throw notWellFormed('an unknown "<!" construct');
@@ -209,9 +281,22 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
       i = end + 2;
     } else {
       let nameEnd = lt + 1;
-      while (nameEnd < document.length && !isNameEnd(document.charCodeAt(nameEnd))) nameEnd++;
+      let hash = 0;
+      for (let code = document.charCodeAt(nameEnd); nameEnd < document.length;) {
+        if (isNameEnd(code)) break;
+        hash = (Math.imul(hash, 31) + code) | 0;
+        code = document.charCodeAt(++nameEnd);
+      }
       if (nameEnd === lt + 1) throw notWellFormed('a "<" that starts no tag');
-      const name = checkedName(document.slice(lt + 1, nameEnd), 'element');
+      // a name seen before is taken from the names seen, not copied again
+      const seen = seenNames.get(hash);
+      const name =
+        seen !== undefined && seen.length === nameEnd - lt - 1 && document.startsWith(seen, lt + 1)
+          ? seen
+          : checkedName(document.slice(lt + 1, nameEnd), 'element');
+      seenNames.set(hash, name);
+      const depth = stack.length;
+      const mode = depth < lazyDepth ? 'tree' : depth === lazyDepth ? 'sourced' : 'checked';
       if (current === undefined && root !== undefined) {
         throw new XmlError('a document has exactly one root element');
       }
@@ -229,33 +314,42 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
           throw notWellFormed(`the attribute "${attribute}" twice`);
         }
         if (value.includes('<')) throw new XmlError('"<" in an attribute value');
-        attributes[attribute] = intern(decodeReferences(value));
+        attributes[attribute] = intern(decodeReferences(value), mode === 'checked');
         at = attributePattern.lastIndex;
       }
-      tagEnd.lastIndex = at;
-      const ending = tagEnd.exec(document);
-      if (ending === null) throw notWellFormed(`a broken start tag <${name}>`);
-      i = tagEnd.lastIndex;
+      while (isSpace(document.charCodeAt(at))) at++;
+      const empty = document.charCodeAt(at) === 0x2f; /* / */
+      if (empty) at++;
+      if (document.charCodeAt(at) !== 0x3e /* > */) {
+        throw notWellFormed(`a broken start tag <${name}>`);
+      }
+      i = at + 1;
       if (current !== undefined && current.text !== '') {
         pending.push(intern(current.text));
         current.text = '';
       }
-      const opened: OpenElement = {
-        name,
-        attributes: attributes ?? noAttributes,
-        start: pending.length,
-        text: '',
-      };
-      if (ending[1] !== '/') {
+      const opened: OpenElement =
+        mode === 'checked'
+          ? checkedElement(name)
+          : {
+              name,
+              attributes: attributes ?? noAttributes,
+              start: pending.length,
+              text: '',
+              // an empty element has no content to put off reading
+              mode: mode === 'sourced' && empty ? 'tree' : mode,
+              from: lt,
+            };
+      if (!empty) {
         if (stack.length >= maxXmlDepth) {
           throw new XmlError(`elements nested deeper than ${maxXmlDepth} levels`);
         }
         stack.push(opened);
         current = opened;
-      } else if (current === undefined) {
-        root = close(opened);
       } else {
-        pending.push(close(opened));
+        const done = close(opened, i);
+        if (current === undefined) root = done;
+        else if (done !== undefined) pending.push(done);
       }
     }
   }
@@ -266,14 +360,17 @@ export function* parseXmlSteps(document: string): Generator<void, XmlElement, vo
 
 /** Whitespace, `/` or `>`: what ends a tag's name. */
 function isNameEnd(code: number): boolean {
-  return (
-    code === 0x20 ||
-    code === 0x0a ||
-    code === 0x09 ||
-    code === 0x0d ||
-    code === 0x2f ||
-    code === 0x3e
-  );
+  return isSpace(code) || code === 0x2f || code === 0x3e;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
+}
+
+/** True when `document` holds a `&` from `from` up to `to`. */
+function hasAmpersand(document: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (document.charCodeAt(k) === 0x26) return true;
+  return false;
 }
 
 function notWellFormed(problem: string): XmlError {
@@ -358,6 +455,23 @@ export function* buildXmlSteps(
   root: XmlElement,
   options: { declaration?: boolean } = {},
 ): Generator<void, string, void> {
+  const chunks: string[] = [];
+  for (const chunk of buildXmlChunks(root, options)) {
+    if (chunks.length > 0) yield;
+    chunks.push(chunk);
+  }
+  return chunks.join('');
+}
+
+/**
+ * `buildXml` as the document's text in order, a chunk every few hundred
+ * elements (a pause between two), for a caller that wants no single string
+ * of a large document (xml-slices.ts, `buildXmlBytesInSlices`).
+ */
+export function* buildXmlChunks(
+  root: XmlElement,
+  options: { declaration?: boolean } = {},
+): Generator<string, void, void> {
   // `<name` and `</name>` of each name, checked once and written from one copy.
   const tags = new Map<string, { open: string; close: string }>();
   const tagsOf = (name: string): { open: string; close: string } => {
@@ -376,7 +490,6 @@ export function* buildXmlSteps(
     return name;
   };
   // Pieces joined once per step: one flat string per step, not a rope of every piece.
-  const chunks: string[] = [];
   let pieces: string[] = [];
   const emit = (piece: string): void => {
     pieces.push(piece);
@@ -386,6 +499,12 @@ export function* buildXmlSteps(
   const stack: Array<{ node: XmlElement; next: number }> = [];
   let tokens = 0;
   const open = (node: XmlElement): void => {
+    if (node instanceof SourcedElement) {
+      // as the document had it: well-formed, its names checked when it was read
+      if (!isXmlText(node.source)) throw new XmlError('a character XML 1.0 cannot carry');
+      emit(node.source);
+      return;
+    }
     emit(tagsOf(node.name).open);
     for (const [attribute, value] of Object.entries(node.attributes)) {
       emit(` ${checkedName(attribute)}="${escaped(value)}"`);
@@ -400,9 +519,9 @@ export function* buildXmlSteps(
   open(root);
   for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
     if (++tokens % tokensPerStep === 0) {
-      chunks.push(pieces.join(''));
+      const chunk = pieces.join('');
       pieces = [];
-      yield;
+      yield chunk;
     }
     const child = top.node.children[top.next++];
     if (child === undefined) {
@@ -414,8 +533,7 @@ export function* buildXmlSteps(
       emit(escaped(child.text));
     }
   }
-  chunks.push(pieces.join(''));
-  return chunks.join('');
+  yield pieces.join('');
 }
 
 function escaped(text: string): string {
@@ -424,7 +542,7 @@ function escaped(text: string): string {
 }
 
 /** Runs steps to their end at once. */
-function runToEnd<T>(steps: Generator<void, T, void>): T {
+function runToEnd<T>(steps: Generator<unknown, T, void>): T {
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
