@@ -76,9 +76,12 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     ...(tracing === undefined ? {} : { tracer: tracing.upstream }),
   });
   const seams = upstreamSeams(clients);
-  const providerCache = clients.vra.providerCache;
-  providerCache?.observe((hit) => metrics.countCacheLookup(providerCache.name, hit));
-  metrics.track(seams, providerCache === undefined ? [] : [providerCache]);
+  const caches = [
+    ...(clients.vra.providerCache === undefined ? [] : [clients.vra.providerCache]),
+    ...clients.vro.caches,
+  ];
+  for (const cache of caches) cache.observe((hit) => metrics.countCacheLookup(cache.name, hit));
+  metrics.track(seams, caches);
   const readiness = createReadiness(seams, config.readyProbeIntervalMs);
   const corsOrigins = new Set(config.corsOrigins);
   const yoga = createYoga<object, GatewayContext>({
