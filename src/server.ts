@@ -14,6 +14,7 @@ import { clientAuth } from './plugins/client-auth.ts';
 import { cors } from './plugins/cors.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorCodes } from './plugins/error-codes.ts';
+import { graphqlJit } from './plugins/graphql-jit.ts';
 import { freshPerEvent } from './plugins/fresh-per-event.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
 import { operationCost } from './plugins/operation-cost.ts';
@@ -129,6 +130,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       errorCodes(),
       safeResults(logger),
       freshPerEvent(),
+      ...(config.graphqlJit ? [graphqlJit()] : []),
       ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],
   });
