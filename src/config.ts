@@ -81,6 +81,10 @@ export interface Config {
   readyProbeIntervalMs: number;
   shutdownGraceMs: number;
   providerCacheTtlMs: number;
+  /** Run queries and mutations compiled by graphql-jit. */
+  graphqlJit: boolean;
+  /** How long a vRO workflow's detail and form are kept per credential and version; 0 disables. */
+  workflowDetailCacheTtlMs: number;
   /** Persisted-operations (allow-list) file: when set, only its operations run. */
   persistedOperationsFile: string | undefined;
   /** OTLP/HTTP traces endpoint; unset: no tracing. */
@@ -178,6 +182,8 @@ export function loadConfig(env: Env): Config {
     readyProbeIntervalMs: read.integer('READY_PROBE_INTERVAL_MS', 10_000, 100, 30_000),
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     providerCacheTtlMs: read.integer('PROVIDER_CACHE_TTL_MS', 60_000, 0, 86_400_000),
+    graphqlJit: read.text('GRAPHQL_JIT') === undefined ? true : read.flag('GRAPHQL_JIT'),
+    workflowDetailCacheTtlMs: read.integer('WORKFLOW_DETAIL_CACHE_TTL_MS', 300_000, 0, 86_400_000),
     persistedOperationsFile: checkedAllowList(read.readableFile('PERSISTED_OPERATIONS_FILE')),
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 600_000),

@@ -14,6 +14,7 @@ import { clientAuth } from './plugins/client-auth.ts';
 import { cors } from './plugins/cors.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorCodes } from './plugins/error-codes.ts';
+import { graphqlJit } from './plugins/graphql-jit.ts';
 import { freshPerEvent } from './plugins/fresh-per-event.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
 import { operationCost } from './plugins/operation-cost.ts';
@@ -76,9 +77,12 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     ...(tracing === undefined ? {} : { tracer: tracing.upstream }),
   });
   const seams = upstreamSeams(clients);
-  const providerCache = clients.vra.providerCache;
-  providerCache?.observe((hit) => metrics.countCacheLookup(providerCache.name, hit));
-  metrics.track(seams, providerCache === undefined ? [] : [providerCache]);
+  const caches = [
+    ...(clients.vra.providerCache === undefined ? [] : [clients.vra.providerCache]),
+    ...clients.vro.caches,
+  ];
+  for (const cache of caches) cache.observe((hit) => metrics.countCacheLookup(cache.name, hit));
+  metrics.track(seams, caches);
   const readiness = createReadiness(seams, config.readyProbeIntervalMs);
   const corsOrigins = new Set(config.corsOrigins);
   const yoga = createYoga<object, GatewayContext>({
@@ -126,6 +130,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       errorCodes(),
       safeResults(logger),
       freshPerEvent(),
+      ...(config.graphqlJit ? [graphqlJit()] : []),
       ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],
   });

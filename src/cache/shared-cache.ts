@@ -81,6 +81,17 @@ export class SharedCache<V> implements CacheStats {
     return loading;
   }
 
+  /**
+   * Like get, but a fresh entry serves only when `isCurrent(value)` holds (a
+   * version the caller knows to be the latest); otherwise it is replaced by a
+   * new load. A load already in flight serves whatever it answers.
+   */
+  getCurrent(key: string, isCurrent: (value: V) => boolean, load: () => Promise<V>): Promise<V> {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && !isCurrent(entry.value)) this.#entries.delete(key);
+    return this.get(key, load);
+  }
+
   /** Forgets `key` (a load in flight still answers its waiters but is not kept). */
   delete(key: string): void {
     this.#entries.delete(key);

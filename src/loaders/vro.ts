@@ -16,6 +16,12 @@ interface ExecutionKey {
   executionId: string;
 }
 
+/** A workflow at the version a list has just shown. */
+export interface WorkflowVersion {
+  id: string;
+  version: string;
+}
+
 /** A newest-first page of a workflow's runs. */
 interface HistoryKey {
   workflowId: string;
@@ -24,16 +30,20 @@ interface HistoryKey {
 }
 
 export interface VroLoaders {
-  /** Workflow detail (`GET /workflows/{id}/`); a missing workflow rejects with the upstream 404. */
+  /** Workflow detail (`GET /workflows/{id}/`), always read; a missing workflow rejects with the upstream 404. */
   workflowById: DataLoader<string, WorkflowRecord>;
+  /** Workflow detail kept from an earlier request whatever its version (`cached`), else a read. */
+  workflowKept: DataLoader<string, { workflow: WorkflowRecord; cached: boolean }>;
+  /** Workflow detail at a version a list has shown: the one kept across requests for it, else a read. */
+  workflowAtVersion: DataLoader<WorkflowVersion, WorkflowRecord, string>;
   /**
    * The query-result item of a workflow (category, type, canExecute, canEdit:
    * fields the detail lacks), null when none matches. vRO conditions have no
    * OR, so it is one `conditions=id=<id>` call per id.
    */
   workflowSummaryById: DataLoader<string, WorkflowRecord | null>;
-  /** The form of a workflow (`GET /workflows/{id}/presentation/`). */
-  formByWorkflowId: DataLoader<string, FormRecord>;
+  /** The form of a workflow (`GET /workflows/{id}/presentation/`), kept across requests per version. */
+  formOfWorkflow: DataLoader<WorkflowVersion, FormRecord, string>;
   /** A page of a workflow's runs, newest first: identical pages are read once. */
   executionHistory: DataLoader<HistoryKey, ExecutionHistoryPage, string>;
   /** A run's detail (`GET .../executions/{executionId}/`), for runs read from a history. */
@@ -42,17 +52,27 @@ export interface VroLoaders {
   executionLogs: DataLoader<ExecutionKey, LogEntryRecord[], string>;
 }
 
+const versionKey = ({ id, version }: WorkflowVersion): string => JSON.stringify([id, version]);
+
 const executionKey = ({ workflowId, executionId }: ExecutionKey): string =>
   JSON.stringify([workflowId, executionId]);
 
 export function createVroLoaders(client: VroClient, call: CallContext): VroLoaders {
   return {
     workflowById: new DataLoader((ids) => settleEach(ids, (id) => client.getWorkflow(call, id))),
+    workflowKept: new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getWorkflowKept(call, id)),
+    ),
+    workflowAtVersion: new DataLoader(
+      (keys) => settleEach(keys, ({ id, version }) => client.getWorkflow(call, id, version)),
+      { cacheKeyFn: versionKey },
+    ),
     workflowSummaryById: new DataLoader((ids) =>
       settleEach(ids, (id) => client.findWorkflow(call, id)),
     ),
-    formByWorkflowId: new DataLoader((ids) =>
-      settleEach(ids, (id) => client.getPresentation(call, id)),
+    formOfWorkflow: new DataLoader(
+      (keys) => settleEach(keys, ({ id, version }) => client.getPresentation(call, id, version)),
+      { cacheKeyFn: versionKey },
     ),
     executionHistory: new DataLoader(
       (keys) =>

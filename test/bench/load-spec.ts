@@ -46,6 +46,10 @@ export interface LoadResult {
   warmupMismatches: number;
   /** CPU time (user + system) of the process asked about, per measured operation, ms. */
   cpuMsPerOp?: number;
+  /** CPU time of the load generator's own process over the measured run, as a share of one core. */
+  loadGenCoreShare?: number;
+  /** CPU time of each process asked about (`busyOf`) over the measured run, as a share of one core. */
+  coreShares?: Record<string, number>;
   /** The machine's CPU time the hypervisor stole during the measured run (0..1), where /proc/stat tells. */
   stealShare?: number;
   /** Every response's latency, ms, when the spec asked for them. */

@@ -8,6 +8,8 @@ export interface LoadOptions {
   cores?: string | undefined;
   /** Also measure this process's CPU time per operation. */
   cpuOf?: number;
+  /** Also measure these processes' CPU time, as a share of one core (label → pid): is one saturated? */
+  busyOf?: Record<string, number>;
   /** Called right before and right after the measured run (not the warm-up). */
   measuredRun?: { before(): Promise<void>; after(): Promise<void> };
 }
@@ -25,9 +27,18 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions = {}): Promis
       : undefined;
   await options.measuredRun?.before();
   const cpuBefore = options.cpuOf === undefined ? 0 : cpuSeconds(options.cpuOf);
+  const busyBefore = Object.entries(options.busyOf ?? {}).map(
+    ([label, pid]) => [label, pid, cpuSeconds(pid)] as const,
+  );
   const ticksBefore = cpuTicks();
   const measured = await runOnce(measuredSpec(spec), options.cores);
   const cpu = options.cpuOf === undefined ? undefined : cpuSeconds(options.cpuOf) - cpuBefore;
+  const coreShares = Object.fromEntries(
+    busyBefore.map(([label, pid, before]) => [
+      label,
+      (cpuSeconds(pid) - before) / measured.seconds,
+    ]),
+  );
   const steal = stealShare(ticksBefore, cpuTicks());
   await options.measuredRun?.after();
   return {
@@ -35,6 +46,7 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions = {}): Promis
     warmupResponses: warmup?.responses ?? 0,
     warmupMismatches: warmup?.mismatches ?? 0,
     ...(cpu === undefined ? {} : { cpuMsPerOp: (cpu * 1000) / measured.responses }),
+    ...(busyBefore.length === 0 ? {} : { coreShares }),
     ...(steal === undefined ? {} : { stealShare: steal }),
   };
 }
@@ -47,7 +59,7 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions = {}): Promis
  * latencies, responses, CPU time of `cpuOf`, host steal.
  */
 export async function runInterleaved(
-  loads: ReadonlyArray<{ spec: LoadSpec; cpuOf: number }>,
+  loads: ReadonlyArray<{ spec: LoadSpec; cpuOf: number; busyOf?: Record<string, number> }>,
   rounds: number,
   cores?: string,
 ): Promise<LoadResult[]> {
@@ -57,6 +69,8 @@ export async function runInterleaved(
       latencies: [] as number[],
       seconds: 0,
       cpu: 0,
+      loadGenCpu: 0,
+      busy: new Map<string, number>(),
       ticks: { total: 0, steal: 0 },
       errors: 0,
       timeouts: 0,
@@ -75,6 +89,9 @@ export async function runInterleaved(
   for (let round = 0; round < rounds; round += 1) {
     for (const { load, tally: into } of pooled) {
       const cpuBefore = cpuSeconds(load.cpuOf);
+      const busyBefore = Object.entries(load.busyOf ?? {}).map(
+        ([label, pid]) => [label, pid, cpuSeconds(pid)] as const,
+      );
       const ticksBefore = cpuTicks();
       const result = await runOnce(
         {
@@ -85,6 +102,10 @@ export async function runInterleaved(
         cores,
       );
       into.cpu += cpuSeconds(load.cpuOf) - cpuBefore;
+      for (const [label, pid, before] of busyBefore) {
+        into.busy.set(label, (into.busy.get(label) ?? 0) + cpuSeconds(pid) - before);
+      }
+      into.loadGenCpu += (result.loadGenCoreShare ?? 0) * result.seconds;
       const ticksAfter = cpuTicks();
       if (ticksBefore !== undefined && ticksAfter !== undefined) {
         into.ticks.total += ticksAfter.total - ticksBefore.total;
@@ -98,18 +119,22 @@ export async function runInterleaved(
       into.mismatches += result.mismatches;
     }
   }
-  return pooled.map(({ tally: { latencies, seconds, cpu, ticks, ...counts } }) => {
-    const steal = stealShare({ total: 0, steal: 0 }, ticks);
-    return {
-      ...counts,
-      responses: latencies.length,
-      seconds,
-      rate: latencies.length / seconds,
-      latencyMs: summarize(latencies),
-      cpuMsPerOp: (cpu * 1000) / latencies.length,
-      ...(steal === undefined ? {} : { stealShare: steal }),
-    };
-  });
+  return pooled.map(
+    ({ tally: { latencies, seconds, cpu, loadGenCpu, busy, ticks, ...counts } }) => {
+      const steal = stealShare({ total: 0, steal: 0 }, ticks);
+      return {
+        ...counts,
+        responses: latencies.length,
+        seconds,
+        rate: latencies.length / seconds,
+        latencyMs: summarize(latencies),
+        cpuMsPerOp: (cpu * 1000) / latencies.length,
+        loadGenCoreShare: loadGenCpu / seconds,
+        coreShares: Object.fromEntries([...busy].map(([label, spent]) => [label, spent / seconds])),
+        ...(steal === undefined ? {} : { stealShare: steal }),
+      };
+    },
+  );
 }
 
 /** The spec of a measured run: bodies checked unless only the warm-up's are. */

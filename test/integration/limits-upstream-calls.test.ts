@@ -21,6 +21,9 @@ const postBatch = (target: Stack, batch: unknown[]) =>
     body: JSON.stringify(batch),
   });
 
+/** Calls within one request are what these tests count: no workflow detail kept across requests. */
+const noDetailCache = { WORKFLOW_DETAIL_CACHE_TTL_MS: '0' };
+
 /** The requests of one GraphQL request, by the X-Request-Id the gateway sends upstream. */
 const sentFor = (requests: readonly RecordedRequest[], requestId: string) =>
   requests.filter((r) => r.headers['x-request-id'] === requestId);
@@ -28,7 +31,7 @@ const sentFor = (requests: readonly RecordedRequest[], requestId: string) =>
 describe('the estimate of upstream calls', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: noDetailCache });
   });
   afterAll(async () => {
     await stack.close();
@@ -102,7 +105,7 @@ describe('the estimate of upstream calls', () => {
 describe('the operations of a batched request', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '30' } });
+    stack = await startStack({ env: { ...noDetailCache, MAX_UPSTREAM_CALLS_PER_OPERATION: '30' } });
   });
   afterAll(async () => {
     await stack.close();
@@ -136,7 +139,9 @@ describe('the operations of a batched request', () => {
 describe('identical upstream reads within one operation', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '100000' } });
+    stack = await startStack({
+      env: { ...noDetailCache, MAX_UPSTREAM_CALLS_PER_OPERATION: '100000' },
+    });
   });
   afterAll(async () => {
     await stack.close();
@@ -186,7 +191,7 @@ describe('identical upstream reads within one operation', () => {
 
 describe("one operation's share of an upstream's slots", () => {
   it('leaves slots for a small query beside the heaviest allowed operation, every time, and serves it before the heavy one ends', async () => {
-    const stack = await startStack();
+    const stack = await startStack({ env: noDetailCache });
     try {
       stack.vro.faults.inject({ fault: { kind: 'delay', ms: 40 } });
       for (let round = 0; round < 5; round++) {
@@ -222,7 +227,7 @@ describe("one operation's share of an upstream's slots", () => {
 
   it('answers a small query while heavy operations of other clients overflow the queue: they lose calls, not it', async () => {
     const stack = await startStack({
-      env: { UPSTREAM_MAX_CONCURRENCY: '4', UPSTREAM_MAX_QUEUE: '10' },
+      env: { ...noDetailCache, UPSTREAM_MAX_CONCURRENCY: '4', UPSTREAM_MAX_QUEUE: '10' },
     });
     try {
       stack.vro.faults.inject({ fault: { kind: 'delay', ms: 30 } });

@@ -7,7 +7,11 @@ const noop = '3eabedcb-baa8-4dd4-88bd-64072bcfbe01';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ vro: { manualClock: true, stepMs: 1000 } });
+  // each test counts the detail reads of its own request (the cache across requests: cache-workflow-details)
+  stack = await startStack({
+    env: { WORKFLOW_DETAIL_CACHE_TTL_MS: '0' },
+    vro: { manualClock: true, stepMs: 1000 },
+  });
 });
 afterAll(async () => {
   await stack.close();

@@ -24,6 +24,13 @@ describe('loadConfig', () => {
     expect(config.vra.iaasProviderName).toBe('iaas-service');
     expect(config.nsx.edgeApiVersion).toBeUndefined();
     expect(config.gatewayTokens).toEqual([]);
+    expect(config.graphqlJit).toBe(true);
+    expect(config.workflowDetailCacheTtlMs).toBe(300_000);
+  });
+
+  it('reads GRAPHQL_JIT and WORKFLOW_DETAIL_CACHE_TTL_MS', () => {
+    expect(loadConfig({ GRAPHQL_JIT: 'false' }).graphqlJit).toBe(false);
+    expect(loadConfig({ WORKFLOW_DETAIL_CACHE_TTL_MS: '0' }).workflowDetailCacheTtlMs).toBe(0);
   });
 
   it('uses the README resilience defaults, the same the seam takes for an option left out', () => {
@@ -49,6 +56,8 @@ describe('loadConfig', () => {
     ['NSX_URL', 'https://admin:secret@nsx.example'],
     ['NSX_EDGE_API_VERSION', 'v4'],
     ['LOG_LEVEL', 'chatty'],
+    ['GRAPHQL_JIT', 'sometimes'],
+    ['WORKFLOW_DETAIL_CACHE_TTL_MS', '-1'],
   ])('stops on a bad %s and names the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable} `));

@@ -109,4 +109,15 @@ describe('SharedCache', () => {
   it('refuses a time of zero (zero means no cache at all, decided by its owner)', () => {
     expect(() => new SharedCache({ name: 'x', ttlMs: 0, maxEntries: 1 })).toThrow(RangeError);
   });
+
+  it('serves an entry to getCurrent only while the caller accepts it, and replaces it otherwise', async () => {
+    const t = setup(1000);
+    const load = (value: string) => () => Promise.resolve(value);
+    expect(await t.cache.getCurrent('w', (v) => v === 'v1', load('v1'))).toBe('v1');
+    expect(await t.cache.getCurrent('w', (v) => v === 'v1', load('unused'))).toBe('v1');
+    expect(await t.cache.getCurrent('w', (v) => v === 'v2', load('v2'))).toBe('v2');
+    expect(await t.cache.get('w', load('unused'))).toBe('v2');
+    expect(t.lookups).toEqual([false, true, false, true]);
+    expect(t.cache.entries()).toBe(1);
+  });
 });

@@ -1,11 +1,17 @@
-import { UpstreamError } from '../../errors.ts';
-import type { MutationResolvers, TagImportMode } from '../../generated/graphql.ts';
+import { BadUserInputError, UpstreamError } from '../../errors.ts';
+import type {
+  MutationResolvers,
+  TagImportMode,
+  WorkflowParameterInput,
+} from '../../generated/graphql.ts';
 import { checkPackageFile, checkVroId } from '../../inputs/orchestration.ts';
 import { checkDeclaredInputs, encodeParameters } from '../../inputs/workflow-inputs.ts';
+import type { VroLoaders } from '../../loaders/vro.ts';
 import type {
   ExecutionRecord,
   WireParameterValue,
   WireTagImportMode,
+  WorkflowRecord,
 } from '../../upstreams/vro/wire.ts';
 
 interface ImportPackageArguments {
@@ -26,12 +32,8 @@ export const Mutation: MutationResolvers = {
     checkVroId(workflowId, 'workflowId');
     const given = inputs ?? [];
     const parameters = encodeParameters(given);
-    if (given.length > 0) {
-      // vRO's own refusal of an unknown or ill-typed input is a bare 400: checked here first.
-      const workflow = await loaders.vro.workflowById.load(workflowId);
-      const declared = workflow.parameters?.input;
-      if (declared !== undefined) checkDeclaredInputs(given, workflow.name, declared);
-    }
+    // vRO's own refusal of an unknown or ill-typed input is a bare 400: checked here first.
+    if (given.length > 0) await checkInputs(loaders.vro, workflowId, given);
     const executionId = await clients.vro.startExecution(call, workflowId, parameters);
     try {
       return { execution: await clients.vro.getExecution(call, workflowId, executionId) };
@@ -67,11 +69,40 @@ export const Mutation: MutationResolvers = {
       tagImportMode: tagImportModes[tagImportMode ?? 'DO_NOT_IMPORT'],
     });
     loaders.vro.workflowById.clearAll();
+    loaders.vro.workflowAtVersion.clearAll();
+    loaders.vro.formOfWorkflow.clearAll();
     loaders.vro.workflowSummaryById.clearAll();
+    // a package may bring a workflow back at the version it had, changed
+    clients.vro.forgetWorkflows();
     const packageName = file.name.replace(/\.package$/i, '');
     return { imported: true, packageName: packageName === '' ? null : packageName };
   },
 };
+
+/**
+ * Checks the inputs against the workflow's declared ones: the detail kept
+ * from an earlier request if there is one (no call), else one read, made
+ * once per request. A refusal
+ * based on a kept detail is confirmed on a fresh read, so that a workflow
+ * changed since never has a valid input refused.
+ */
+async function checkInputs(
+  loaders: VroLoaders,
+  workflowId: string,
+  given: readonly WorkflowParameterInput[],
+): Promise<void> {
+  const check = (workflow: WorkflowRecord): void => {
+    const declared = workflow.parameters?.input;
+    if (declared !== undefined) checkDeclaredInputs(given, workflow.name, declared);
+  };
+  const kept = await loaders.workflowKept.load(workflowId);
+  try {
+    check(kept.workflow);
+  } catch (error) {
+    if (!kept.cached || !(error instanceof BadUserInputError)) throw error;
+    check(await loaders.workflowById.load(workflowId));
+  }
+}
 
 /** The execution as far as the gateway knows it when vRO accepted the run but could not be read back. */
 function justStarted(

@@ -33,15 +33,19 @@ function required(summary: WorkflowSummaryFields | null): WorkflowSummaryFields 
   return summary;
 }
 
-/** Parameters are only in the detail: one GET per workflow per request, when selected. */
+/**
+ * Parameters are only in the detail: at most one GET per workflow per
+ * request, when selected, and none while the detail of the version the list
+ * shows is kept.
+ */
 function fromParameters<T>(
   workflow: WorkflowRecord,
   { loaders }: GatewayContext,
   pick: (parameters: Parameters) => T,
 ): T | Promise<T> {
   if (workflow.parameters !== undefined) return pick(workflow.parameters);
-  return loaders.vro.workflowById
-    .load(workflow.id)
+  return loaders.vro.workflowAtVersion
+    .load({ id: workflow.id, version: workflow.version })
     .then((detail) => pick(detail.parameters ?? { input: [], output: [] }));
 }
 
@@ -61,7 +65,9 @@ export const Workflow: WorkflowResolvers = {
   outputParameters: (workflow, _args, context) =>
     fromParameters(workflow, context, (parameters) => parameters.output),
   form: (workflow, _args, { loaders }) =>
-    nullOnNotFound(() => loaders.vro.formByWorkflowId.load(workflow.id)),
+    nullOnNotFound(() =>
+      loaders.vro.formOfWorkflow.load({ id: workflow.id, version: workflow.version }),
+    ),
   async executions(workflow, { first, after }, { loaders }) {
     const { offset, size } = connectionWindow('executions', first, after, executionsPageSize);
     const page = await loaders.vro.executionHistory.load({

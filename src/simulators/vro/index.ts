@@ -101,6 +101,8 @@ export interface VroSimulator extends SimObserved {
   /** Adds or replaces a workflow. */
   putWorkflow(workflow: SeedWorkflow): void;
   getWorkflow(id: string): SeedWorkflow | undefined;
+  /** Deletes a workflow (its detail then answers 404); false when there is none. */
+  deleteWorkflow(id: string): boolean;
   /** Cancels a run now; false when there is no such run. */
   cancelExecution(executionId: string): boolean;
   close(): Promise<void>;
@@ -553,6 +555,10 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
       putWorkflow(workflow);
     },
     getWorkflow: (id) => workflows.get(id),
+    deleteWorkflow(id) {
+      sortedCache.clear();
+      return workflows.delete(id);
+    },
     cancelExecution(executionId) {
       const execution = executions.find((candidate) => candidate.id === executionId);
       if (execution === undefined) return false;

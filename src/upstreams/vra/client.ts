@@ -10,7 +10,6 @@ import { bearerAuthorization } from '../../http/auth.ts';
 import { path } from '../../http/path.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
 import {
-  ClientGoneError,
   UpstreamHttp,
   type CallContext,
   type UpstreamRequest,
@@ -30,6 +29,7 @@ import { readVraErrorBody } from './error-body.ts';
 import { maxPageSize, readAll, type PageRequest } from './paging.ts';
 import { asCallerMistake } from './refused-input.ts';
 import { SharedCache } from '../../cache/shared-cache.ts';
+import { detached, untilGone } from '../../cache/shared-read.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
 import { Watcher, watchKey, type WatchEvent, type WatcherOptions } from '../poller.ts';
 import type {
@@ -63,9 +63,6 @@ export interface VraClientOptions {
 }
 
 const json = 'application/json';
-
-/** The token request runs for every caller waiting on it, so no single client's disconnect aborts it. */
-const detached = new AbortController().signal;
 
 /** Typed calls to the catalog service (vRA 7); every call carries a bearer token and `Accept: application/json`. */
 export class VraClient {
@@ -508,25 +505,6 @@ export class VraClient {
     const token = decodeToken(parseJson(response.body, response.status), response.status);
     return { id: token.id, expiresAt: token.expiresAt };
   }
-}
-
-/** The shared answer, unless the caller's client goes away first. */
-function untilGone<T>(shared: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new ClientGoneError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new ClientGoneError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    shared.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VraClient {

@@ -1,3 +1,5 @@
+import { SharedCache } from '../../cache/shared-cache.ts';
+import { detached, untilGone } from '../../cache/shared-read.ts';
 import { credentialKey } from '../../credentials.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { basicAuthorization } from '../../http/auth.ts';
@@ -60,6 +62,22 @@ export interface VroCredentials {
   password: string | undefined;
 }
 
+export interface VroClientOptions {
+  /** Polling of followed runs. */
+  watcher?: WatcherOptions;
+  /** How long a workflow's detail and form are kept per credential; 0 keeps none. */
+  detailCacheTtlMs?: number;
+  detailCacheMaxEntries?: number;
+  /** Epoch ms; a fake clock in tests. */
+  now?: () => number;
+}
+
+/** A workflow's form, with the version of the workflow it was read for. */
+interface VersionedForm {
+  version: string;
+  form: FormRecord;
+}
+
 const json = { accept: 'application/json' } as const;
 
 /** Typed calls to the orchestration server (vRO); paths are below its API root (`.../vco/api`). */
@@ -67,11 +85,25 @@ export class VroClient {
   readonly #http: UpstreamHttp;
   readonly #credentials: VroCredentials;
   readonly #watcher: ExecutionWatcher;
+  readonly #detailCache: SharedCache<WorkflowRecord> | undefined;
+  readonly #formCache: SharedCache<VersionedForm> | undefined;
 
-  constructor(http: UpstreamHttp, credentials: VroCredentials, watcher: WatcherOptions = {}) {
+  constructor(http: UpstreamHttp, credentials: VroCredentials, options: VroClientOptions = {}) {
     this.#http = http;
     this.#credentials = credentials;
-    this.#watcher = new ExecutionWatcher(watcher);
+    this.#watcher = new ExecutionWatcher(options.watcher ?? {});
+    const ttlMs = options.detailCacheTtlMs ?? 0;
+    const cache = <V>(name: string): SharedCache<V> | undefined =>
+      ttlMs > 0
+        ? new SharedCache<V>({
+            name,
+            ttlMs,
+            maxEntries: options.detailCacheMaxEntries ?? 10_000,
+            ...(options.now === undefined ? {} : { now: options.now }),
+          })
+        : undefined;
+    this.#detailCache = cache('vro_workflow_details');
+    this.#formCache = cache('vro_workflow_forms');
   }
 
   /** `GET /workflows?conditions=&maxResult=&startIndex=` */
@@ -101,8 +133,47 @@ export class VroClient {
     return page.workflows.find((workflow) => workflow.id === id) ?? null;
   }
 
-  /** `GET /workflows/{id}/`: the detail, with input and output parameters. */
-  async getWorkflow(call: CallContext, id: string): Promise<WorkflowRecord> {
+  /**
+   * `GET /workflows/{id}/`: the detail, with input and output parameters.
+   * Without `version`, always read (the detail is what tells the version),
+   * and kept. With the version a workflow list has just shown, the detail
+   * kept for that version serves, per credential, until the cache's time is
+   * up: vRO gives a changed workflow a new version. A list showing another
+   * version, or a 404, replaces or drops what is kept.
+   */
+  getWorkflow(call: CallContext, id: string, version?: string): Promise<WorkflowRecord> {
+    return this.#cached(
+      this.#detailCache,
+      call,
+      id,
+      (kept) => version !== undefined && kept.version === version,
+      (shared) => this.#readWorkflow(shared, id),
+    );
+  }
+
+  /**
+   * The detail kept for the workflow whatever its version (`cached`), else a
+   * read: for checks that are repeated against a fresh read when they fail.
+   */
+  async getWorkflowKept(
+    call: CallContext,
+    id: string,
+  ): Promise<{ workflow: WorkflowRecord; cached: boolean }> {
+    let cached = true;
+    const workflow = await this.#cached(
+      this.#detailCache,
+      call,
+      id,
+      () => true,
+      (shared) => {
+        cached = false;
+        return this.#readWorkflow(shared, id);
+      },
+    );
+    return { workflow, cached };
+  }
+
+  async #readWorkflow(call: CallContext, id: string): Promise<WorkflowRecord> {
     const response = await this.#request(call, {
       method: 'GET',
       path: path`/workflows/${id}/`,
@@ -148,8 +219,27 @@ export class VroClient {
     );
   }
 
-  /** `GET /workflows/{id}/presentation/`: the workflow's input form. */
-  async getPresentation(call: CallContext, workflowId: string): Promise<FormRecord> {
+  /**
+   * `GET /workflows/{id}/presentation/`: the workflow's input form, kept per
+   * credential for the workflow's `version` (from a list or a detail just
+   * read) like the detail.
+   */
+  async getPresentation(
+    call: CallContext,
+    workflowId: string,
+    version: string,
+  ): Promise<FormRecord> {
+    const kept = await this.#cached(
+      this.#formCache,
+      call,
+      workflowId,
+      (form) => form.version === version,
+      async (shared) => ({ version, form: await this.#readPresentation(shared, workflowId) }),
+    );
+    return kept.form;
+  }
+
+  async #readPresentation(call: CallContext, workflowId: string): Promise<FormRecord> {
     const response = await this.#request(call, {
       method: 'GET',
       path: path`/workflows/${workflowId}/presentation/`,
@@ -157,6 +247,36 @@ export class VroClient {
       headers: json,
     });
     return decodePresentation(parseJsonBody(response.body, response.status), response.status);
+  }
+
+  /** The detail and form caches (undefined when WORKFLOW_DETAIL_CACHE_TTL_MS is 0), for metrics. */
+  get caches(): Array<SharedCache<WorkflowRecord> | SharedCache<VersionedForm>> {
+    return [this.#detailCache, this.#formCache].filter((cache) => cache !== undefined);
+  }
+
+  /** Forgets every kept detail and form (a package import may change workflows in place). */
+  forgetWorkflows(): void {
+    this.#detailCache?.clear();
+    this.#formCache?.clear();
+  }
+
+  /**
+   * What `cache` keeps for the workflow under the caller's credential while
+   * `isCurrent` accepts it, else `read` (shared by every request waiting for
+   * it, so that no single client's disconnect aborts it). A read replaces
+   * what was kept, and a failed one (a 404: the workflow is gone) leaves nothing.
+   */
+  #cached<V>(
+    cache: SharedCache<V> | undefined,
+    call: CallContext,
+    id: string,
+    isCurrent: (kept: V) => boolean,
+    read: (call: CallContext) => Promise<V>,
+  ): Promise<V> {
+    if (cache === undefined) return read(call);
+    const key = `${credentialKey(call.credentials?.vro)}\n${id}`;
+    const shared = cache.getCurrent(key, isCurrent, () => read({ ...call, signal: detached }));
+    return untilGone(shared, call.signal);
   }
 
   /** `GET /workflows/{id}/executions/?maxResult=&startIndex=`: runs in the server's order. */
@@ -336,6 +456,7 @@ export function createVroClient(config: GatewayConfig, hooks: UpstreamHooks = {}
       readErrorBody: readVroErrorBody,
     }),
     { username: config.vro.username, password: config.vro.password },
+    { detailCacheTtlMs: config.workflowDetailCacheTtlMs },
   );
 }
 

@@ -17,7 +17,7 @@ interface Measured {
 export async function batching(ctx: BenchContext): Promise<Section> {
   const stack = await startBenchStack({
     simulators: { catalogItems: 120 },
-    env: { PROVIDER_CACHE_TTL_MS: '0' },
+    env: { PROVIDER_CACHE_TTL_MS: '0', WORKFLOW_DETAIL_CACHE_TTL_MS: '0' },
     nodeFlags: ctx.gatewayFlags,
   });
   try {
@@ -43,7 +43,7 @@ export async function batching(ctx: BenchContext): Promise<Section> {
       title: 'Batching',
       method: [
         `Each query is sent ${n} times, one after the other, after one warm-up (which also obtains the vRA token); the simulators count what they receive. The gateway's own count (\`upstream_request_duration_seconds_count\` on /metrics) is shown beside it.`,
-        'The provider-list cache is off here (`PROVIDER_CACHE_TTL_MS=0`), so that the figure shows batching within one request, not caching across requests.',
+        'The provider-list and workflow-detail caches are off here (`PROVIDER_CACHE_TTL_MS=0`, `WORKFLOW_DETAIL_CACHE_TTL_MS=0`), so that the figures show batching within one request, not caching across requests (see Caching).',
         '`catalogItems(first: 100)`: one catalog item page and one provider list read, whatever the number of items. 50 workflows with their parameters: one page, then one detail read per workflow (vRO has no batch read of workflow details), each made once although two parameter lists are selected.',
         '120 catalog items are served (`--vra-catalog-items 120`: the 33 seeded ones repeated under new ids).',
       ],

@@ -10,6 +10,10 @@ const restPath = '/vco/api/workflows?maxResult=20&startIndex=0';
 const query = '{ workflows(first: 20) { nodes { id name description version categoryName } } }';
 /** Turns per path in the one-connection rows. */
 const rounds = 5;
+/** A process busier than this share of a core may be what caps a row. */
+const saturated = 0.9;
+/** The gateway's CPU per operation, at most this many times the bare proxy's (issue 17). */
+const cpuRatioTarget = 1.5;
 
 interface Target {
   name: string;
@@ -81,8 +85,14 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
     // One connection: latency, compared in turns so that the machine's drift hits every row alike.
     if (ctx.pinning) for (const process of everyone) pin(process.pid, '0-1');
     ctx.log(`overhead: ${targets.length} paths in ${rounds} turns each, 1 connection`);
+    const busyOf = (target: Target): Record<string, number> =>
+      target.underTest === stack.simulators ? {} : { simulator: stack.simulators.pid };
     const single = await runInterleaved(
-      targets.map((target) => ({ spec: target.spec, cpuOf: target.underTest.pid })),
+      targets.map((target) => ({
+        spec: target.spec,
+        cpuOf: target.underTest.pid,
+        busyOf: busyOf(target),
+      })),
       rounds,
     );
     for (const [i, target] of targets.entries()) {
@@ -99,7 +109,7 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
       ctx.log(`overhead: ${target.name}, 50 connections`);
       const result = await runLoad(
         { ...target.spec, connections: 50 },
-        { cores: pinned ? '0' : undefined, cpuOf: target.underTest.pid },
+        { cores: pinned ? '0' : undefined, cpuOf: target.underTest.pid, busyOf: busyOf(target) },
       );
       rows.push({ target: target.name, connections: 50, pinned, result });
     }
@@ -146,6 +156,18 @@ function report(rows: Row[]): Section {
       pass: clean(gateway50) && clean(proxy50) && share >= 0.7,
     });
   }
+  const gatewayCpu = gateway50?.cpuMsPerOp;
+  const proxyCpu = proxy50?.cpuMsPerOp;
+  if (gatewayCpu !== undefined && proxyCpu !== undefined) {
+    const ratio = gatewayCpu / proxyCpu;
+    const capped = rows.filter((r) => r.connections === 50 && rigSaturated(r.result));
+    checks.push({
+      what: "gateway's CPU per operation against the bare proxy's, 50 connections",
+      measured: `${ratio.toFixed(2)}x (${fmt.ms(gatewayCpu)} vs ${fmt.ms(proxyCpu)} ms)${capped.length === 0 ? '' : `; load generator or simulator saturated in: ${capped.map((r) => r.target).join(', ')}`}`,
+      target: `≤ ${cpuRatioTarget}x`,
+      pass: ratio <= cpuRatioTarget,
+    });
+  }
   return {
     title: 'Overhead',
     method: [
@@ -153,6 +175,7 @@ function report(rows: Row[]): Section {
       `Same tool (autocannon), same settings, in one run. With 1 connection the three paths are measured in turns: after each one's warm-up, ${rounds} rounds in which each path runs for 1/${rounds} of its time, one after the other, so that a drift of the machine's speed over the minutes (large on a shared virtual machine) falls on every path alike; each row pools its rounds, and nothing is pinned. With 50 connections the rows run one after the other, the process under test (simulator, proxy or gateway) pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0.`,
       "CPU ms/op: user + system CPU time of the process under test (/proc/<pid>/stat) over the measured run, per operation; unlike latency and throughput, it hardly depends on what else runs on the machine. Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat).",
       'Because the simulator shares core 0 with autocannon in the proxy and gateway rows, a row can be capped by the simulator rather than by the process under test; the straight row shows what the simulator serves with a core of its own.',
+      `Load gen and simulator: the CPU time of the load generator (autocannon's process, from its own process.cpuUsage) and of the simulators' process (when it is not the process under test) over the measured run, as a share of one core. Above ${fmt.percent(saturated)} a cell is marked "saturated": that process, not the one under test, may be what caps the row's ops/s. CPU ms/op is not affected by it.`,
     ],
     table: {
       head: [
@@ -164,6 +187,8 @@ function report(rows: Row[]): Section {
         'p90 ms',
         'p99 ms',
         'CPU ms/op',
+        'load gen, core',
+        'simulator, core',
         'host steal',
         'errors',
       ],
@@ -176,10 +201,26 @@ function report(rows: Row[]): Section {
         fmt.ms(r.result.latencyMs.p90),
         fmt.ms(r.result.latencyMs.p99),
         fmt.ms(r.result.cpuMsPerOp ?? Number.NaN),
+        coreCell(r.result.loadGenCoreShare),
+        r.result.coreShares?.['simulator'] === undefined
+          ? '(under test)'
+          : coreCell(r.result.coreShares['simulator']),
         fmt.share(r.result.stealShare),
         String(r.result.errors + r.result.non2xx + r.result.warmupMismatches),
       ]),
     },
     checks,
   };
+}
+
+/** Whether the load generator or the simulator (when not under test) used a whole core. */
+function rigSaturated(result: LoadResult): boolean {
+  return [result.loadGenCoreShare, result.coreShares?.['simulator']].some(
+    (share) => share !== undefined && share >= saturated,
+  );
+}
+
+function coreCell(share: number | undefined): string {
+  if (share === undefined) return 'n/a';
+  return share >= saturated ? `${fmt.percent(share)} saturated` : fmt.percent(share);
 }

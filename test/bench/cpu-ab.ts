@@ -1,0 +1,91 @@
+/**
+ * A/B of the gateway's CPU time per operation: one gateway (with simulators
+ * of its own) per variant, all started at once, then rounds in which each
+ * variant takes the same load in turn (the order alternates), so that the
+ * drift of a shared machine falls on every variant alike.
+ *
+ *   node test/bench/cpu-ab.ts '{"base":{},"no cache":{"WORKFLOW_DETAIL_CACHE_TTL_MS":"0"}}' \
+ *     [--rounds 6] [--seconds 6] [--connections 50] [--rate <ops/s>] [--query '{ ... }'] [--cpu-prof <dir>]
+ *
+ * Each variant is a set of gateway variables; `"entry": "<path>"` in it runs
+ * another checkout's `src/main.ts`. Prints each round and the median per variant.
+ */
+import { parseArgs } from 'node:util';
+import { startBenchStack, type BenchStack } from './bench-stack.ts';
+import { expectData, gql } from './graphql-client.ts';
+import { graphqlPost, runLoad } from './load.ts';
+import { median } from './stats.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '50' },
+    /** A fixed rate (operations/s over all connections): every variant batches alike. */
+    rate: { type: 'string' },
+    query: {
+      type: 'string',
+      default: '{ workflows(first: 20) { nodes { id name description version categoryName } } }',
+    },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const variants = JSON.parse(positionals[0] ?? '{"base":{}}') as Record<
+  string,
+  Record<string, string>
+>;
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const rate = values.rate === undefined ? undefined : Number(values.rate);
+const query = values.query;
+const profileDir = values['cpu-prof'];
+
+const stacks: Array<[string, BenchStack]> = [];
+try {
+  for (const [name, { entry, ...env }] of Object.entries(variants)) {
+    const stack = await startBenchStack({
+      env,
+      ...(entry === undefined ? {} : { entry }),
+      nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    });
+    stacks.push([name, stack]);
+    expectData(await gql(stack.gatewayOrigin, query), name);
+  }
+  const spec = (origin: string, durationSeconds: number) =>
+    graphqlPost(origin, query, {
+      connections,
+      durationSeconds,
+      warmupSeconds: 0,
+      ...(rate === undefined ? {} : { rate }),
+    });
+  for (const [, stack] of stacks) await runLoad(spec(stack.gatewayOrigin, 3));
+  const perVariant = new Map<string, number[]>(stacks.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? stacks : [...stacks].reverse();
+    const line: string[] = [];
+    for (const [name, stack] of order) {
+      const result = await runLoad(spec(stack.gatewayOrigin, seconds), {
+        cpuOf: stack.gateway.pid,
+        busyOf: { simulator: stack.simulators.pid },
+      });
+      if (result.errors + result.non2xx > 0) throw new Error(`${name}: errors under load`);
+      perVariant.get(name)?.push(result.cpuMsPerOp ?? Number.NaN);
+      line.push(
+        `${name}: ${(result.cpuMsPerOp ?? Number.NaN).toFixed(3)} ms/op, ${Math.round(result.rate)}/s, ` +
+          `load gen ${Math.round((result.loadGenCoreShare ?? 0) * 100)}%, ` +
+          `simulator ${Math.round((result.coreShares?.['simulator'] ?? 0) * 100)}%`,
+      );
+    }
+    console.log(`round ${round + 1}: ${line.join(' | ')}`);
+  }
+  for (const [name, values] of perVariant) {
+    const sorted = [...values].sort((a, b) => a - b);
+    console.log(
+      `${name}: median ${median(sorted).toFixed(3)} ms/op (min ${sorted[0]?.toFixed(3)}, max ${sorted.at(-1)?.toFixed(3)})`,
+    );
+  }
+} finally {
+  for (const [, stack] of stacks) await stack.close();
+}
