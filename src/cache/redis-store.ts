@@ -37,6 +37,7 @@ export class RedisStore implements RemoteStore {
   readonly #health: NodeJS.Timeout;
   #answering = false;
   #reported: boolean | undefined;
+  #closing = false;
 
   constructor(options: RedisStoreOptions) {
     this.#prefix = options.keyPrefix;
@@ -55,14 +56,18 @@ export class RedisStore implements RemoteStore {
     this.#commands = connect('gateway', true);
     this.#subscriber = connect('gateway-events', false);
     for (const client of [this.#commands, this.#subscriber]) {
-      client.on('error', () => this.#setAnswering(false));
-      client.on('close', () => this.#setAnswering(false));
+      client.on('error', () => this.#setAnswering(false, true));
+      client.on('close', () => this.#setAnswering(false, true));
+      client.on('ready', () => void this.#check());
     }
-    this.#commands.on('ready', () => void this.#check());
     this.#subscriber.on('ready', () => this.#resubscribe());
     this.#subscriber.on('message', (channel: string, message: string) => {
       for (const listener of this.#channels.get(channel) ?? []) listener(message);
     });
+    this.#logger.info(
+      { redis: options.url.host, replicaId: this.replicaId },
+      'REDIS_URL is set: caches and pollers are shared with the other replicas through Redis',
+    );
     this.#health = setInterval(() => void this.#check(), options.healthIntervalMs ?? 1000);
     this.#health.unref();
   }
@@ -117,7 +122,7 @@ export class RedisStore implements RemoteStore {
       listeners = new Set();
       this.#channels.set(channel, listeners);
       if (this.#subscriber.status === 'ready') {
-        this.#subscriber.subscribe(channel).catch(() => this.#setAnswering(false));
+        this.#subscriber.subscribe(channel).catch(() => this.#setAnswering(false, true));
       }
     }
     listeners.add(listener);
@@ -136,6 +141,7 @@ export class RedisStore implements RemoteStore {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     clearInterval(this.#health);
     this.#channels.clear();
     await Promise.allSettled([this.#commands.quit(), this.#subscriber.quit()]);
@@ -148,35 +154,37 @@ export class RedisStore implements RemoteStore {
     try {
       return await command();
     } catch (error) {
-      this.#setAnswering(false);
+      this.#setAnswering(false, true);
       throw error;
     }
   }
 
   async #check(): Promise<void> {
     if (this.#commands.status !== 'ready') {
-      this.#setAnswering(false);
+      this.#setAnswering(false, true);
       return;
     }
     try {
       await this.#commands.ping();
       this.#setAnswering(true);
     } catch {
-      this.#setAnswering(false);
+      this.#setAnswering(false, true);
     }
   }
 
   #resubscribe(): void {
     const channels = [...this.#channels.keys()];
     if (channels.length > 0) {
-      this.#subscriber.subscribe(...channels).catch(() => this.#setAnswering(false));
+      this.#subscriber.subscribe(...channels).catch(() => this.#setAnswering(false, true));
     }
   }
 
-  #setAnswering(answering: boolean): void {
+  /** Logs each change of availability (at start, only an actual failure to connect). */
+  #setAnswering(answering: boolean, failed = false): void {
     this.#answering = answering;
     const available = this.available;
-    if (this.#reported === available) return;
+    if (this.#reported === available || this.#closing) return;
+    if (!available && this.#reported === undefined && !failed) return;
     if (available) {
       this.#logger.info('redis available: caches and pollers are shared with the other replicas');
     } else {

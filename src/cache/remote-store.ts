@@ -33,7 +33,7 @@ export function keyDigest(parts: readonly string[]): string {
 }
 
 /**
- * The store as seen by the clients of one upstream: its keys also name the
+ * The store as seen by the clients of one upstream (`upstreamScope`): its keys also name the
  * upstream (address and service account), so that gateways of different
  * appliances sharing one Redis never read each other's entries.
  */
@@ -53,4 +53,17 @@ export function scopedStore(store: RemoteStore, scope: string): RemoteStore {
     publish: (channel, message) => store.publish(channel, message),
     subscribe: (channel, listener) => store.subscribe(channel, listener),
   };
+}
+
+/** What tells one upstream from another in the store: its address and service account (hashed into keys). */
+export function upstreamScope(
+  service: string,
+  upstream: { url: URL; username: string | undefined; tenant?: string | undefined },
+): string {
+  return JSON.stringify([
+    service,
+    upstream.url.href,
+    upstream.username ?? '',
+    upstream.tenant ?? '',
+  ]);
 }

@@ -161,7 +161,15 @@ export class SharedCache<V> implements CacheStats {
           return found;
         }
         locked = await remote.acquire(lockKey, this.#remoteWaitMs);
-        if (!locked) {
+        if (locked) {
+          // The previous holder of the lock may have stored the value since it was looked for.
+          const stored = this.#fresh(await remote.get(storeKey));
+          if (stored !== undefined) {
+            remote.release(lockKey).catch(() => {});
+            this.#onLookup?.(true);
+            return stored;
+          }
+        } else {
           if (Date.now() >= deadline) break;
           await new Promise((resolve) => setTimeout(resolve, remotePollMs));
         }

@@ -221,8 +221,11 @@ class Poller<T, E> {
     }
     this.#unsubscribe = shared.store.subscribe(shared.channel, (message) => this.#receive(message));
     this.#coordinator = setInterval(() => void this.#coordinate(), this.#delays.leaseMs / 3);
-    if (shared.store.available) void this.#coordinate();
-    else void this.#poll();
+    if (shared.store.available) {
+      // Not polling until the lease says whether this replica is to.
+      this.#role = 'follower';
+      void this.#coordinate();
+    } else void this.#poll();
   }
 
   stop(): void {
@@ -261,8 +264,7 @@ class Poller<T, E> {
     const changed = this.#rules.changed(this.#last, record);
     if (changed) this.#seq += 1;
     if (this.#role === 'holder') this.#publish(record, changed);
-    this.#apply(record, changed);
-    if (this.#stopped) return;
+    if (this.#apply(record, changed)) return;
     if (changed) this.#delayMs = this.#delays.min;
     else this.#delayMs = Math.min(this.#delayMs * 2, this.#delays.max);
     this.#schedule(changed ? this.#delays.min : this.#delayMs);
@@ -273,14 +275,16 @@ class Poller<T, E> {
     this.#timer = setTimeout(() => void this.#poll(), delayMs);
   }
 
-  /** Emits a record to this process's subscribers if it changed; stops after a final one. */
-  #apply(record: T, changed: boolean): void {
+  /** Emits a record to this process's subscribers if it changed; stops after a final one (then true). */
+  #apply(record: T, changed: boolean): boolean {
     this.#last = record;
     if (changed) {
       const event = this.#rules.event(record);
       for (const subscriber of this.#subscribers) void subscriber.push(event);
     }
-    if (this.#rules.isFinal(record)) this.stop();
+    if (!this.#rules.isFinal(record)) return false;
+    this.stop();
+    return true;
   }
 
   /** The holder's part: the last record for replicas that join later, each change for those following. */
@@ -292,22 +296,23 @@ class Poller<T, E> {
     if (changed) shared.store.publish(shared.channel, text).catch(() => {});
   }
 
-  /** A message of the holder (or the last record, read from the store). */
-  #receive(text: string | undefined): void {
-    if (text === undefined || this.#stopped) return;
+  /** A message of the holder (or the last record, read from the store); true when the watch has ended. */
+  #receive(text: string | undefined): boolean {
+    if (this.#stopped) return true;
+    if (text === undefined) return false;
     let message: Published<T>;
     try {
       message = JSON.parse(text) as Published<T>;
     } catch {
-      return;
+      return false;
     }
     if (message.released === true) {
       if (this.#role === 'follower') void this.#coordinate();
-      return;
+      return false;
     }
-    if (message.record === undefined || message.seq <= this.#seq) return;
+    if (message.record === undefined || message.seq <= this.#seq) return false;
     this.#seq = message.seq;
-    this.#apply(message.record, this.#rules.changed(this.#last, message.record));
+    return this.#apply(message.record, this.#rules.changed(this.#last, message.record));
   }
 
   /**
@@ -331,10 +336,11 @@ class Poller<T, E> {
         this.#role = 'follower';
         clearTimeout(this.#timer);
       } else if (await store.acquire(shared.lease, this.#delays.leaseMs)) {
-        const polling = this.#role === 'alone' && this.#seq > 0;
+        // An `alone` poller is already polling: it goes on, now publishing.
+        const polling = this.#role === 'alone';
         this.#role = 'holder';
-        this.#receive(await store.get(shared.last));
-        if (!polling && !this.#stopped) this.#schedule(0);
+        // Caught up with the last record first, so that the holder publishes only what is new.
+        if (!this.#receive(await store.get(shared.last)) && !polling) this.#schedule(0);
         return;
       } else if (this.#role === 'alone') {
         this.#role = 'follower';

@@ -1,3 +1,4 @@
+import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
 import { credentialKey } from '../../credentials.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { basicAuthorization } from '../../http/auth.ts';
@@ -329,13 +330,19 @@ export class VroClient {
   }
 }
 
-export function createVroClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VroClient {
+/** `remote`: the store shared with the other replicas, if any (their pollers of a run are shared). */
+export function createVroClient(
+  config: GatewayConfig,
+  hooks: UpstreamHooks = {},
+  remote?: RemoteStore,
+): VroClient {
   return new VroClient(
     new UpstreamHttp({
       ...upstreamHttpOptions(config, 'vro', hooks),
       readErrorBody: readVroErrorBody,
     }),
     { username: config.vro.username, password: config.vro.password },
+    remote === undefined ? {} : { remote: scopedStore(remote, upstreamScope('vro', config.vro)) },
   );
 }
 
