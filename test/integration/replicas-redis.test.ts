@@ -6,6 +6,7 @@ import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/i
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { SseSubscription } from '../helpers/sse.ts';
+import { startStack } from '../helpers/stack.ts';
 import { providerListCalls } from '../helpers/vra.ts';
 
 // Three gateway processes over one set of simulators and one real redis-server:
@@ -288,4 +289,18 @@ describe.skipIf(redisServer === undefined)('replicas sharing Redis', () => {
     );
     expect(Math.min(...gaps(polls))).toBeGreaterThanOrEqual(200);
   }, 60_000);
+});
+
+describe('one process without REDIS_URL', () => {
+  it('works as before: no Redis in /ready or /metrics', async () => {
+    const stack = await startStack();
+    try {
+      const ready = await stack.fetch('/ready');
+      expect(ready.status).toBe(200);
+      expect(Object.keys((await ready.json()) as object)).toEqual(['status', 'upstreams']);
+      expect(await (await stack.fetch('/metrics')).text()).not.toContain('gateway_redis_up');
+    } finally {
+      await stack.close();
+    }
+  });
 });
