@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort } from '../bench/processes.ts';
 
 /** Where Debian's `redis-server` is (`.ci/run` installs it), or undefined when it is not installed. */
 export function findRedisServer(): string | undefined {
@@ -13,16 +13,6 @@ export function findRedisServer(): string | undefined {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
   const path = found.stdout.trim();
   return found.status === 0 && path !== '' ? path : undefined;
-}
-
-/** A free loopback port (asked of the kernel, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export interface TestRedis {
