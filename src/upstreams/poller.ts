@@ -161,6 +161,8 @@ class Poller<T, E> {
   #role: Role = 'alone';
   #seq = 0;
   #last: T | undefined;
+  /** The error that ended the watch, for a subscriber whose iterator starts after it. */
+  #failure: { error: unknown } | undefined;
   #delayMs: number;
   #timer: NodeJS.Timeout | undefined;
   #coordinator: NodeJS.Timeout | undefined;
@@ -201,8 +203,10 @@ class Poller<T, E> {
           if (stats !== undefined) stats.upstreamCalls += calls;
         },
       };
+      // A Repeater starts when first read: the watch may have moved on, or ended, meanwhile.
       if (this.#last !== undefined) void push(this.#rules.event(this.#last));
       if (this.#stopped) {
+        if (this.#failure !== undefined) void push(this.#failure);
         stop();
         return;
       }
@@ -254,7 +258,8 @@ class Poller<T, E> {
     } catch (error) {
       this.#account(stats);
       if (this.#stopped) return;
-      for (const subscriber of this.#subscribers) void subscriber.push({ error });
+      this.#failure = { error };
+      for (const subscriber of this.#subscribers) void subscriber.push(this.#failure);
       this.stop();
       return;
     }
