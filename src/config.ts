@@ -102,6 +102,16 @@ export interface Config {
    * every upstream is a built-in simulator, off otherwise).
    */
   portal: boolean;
+  /** REDIS_URL: where replicas share caches and pollers; undefined: this process keeps its own. */
+  redis: RedisConfig | undefined;
+}
+
+/** The Redis that the gateway's replicas share (REDIS_URL, REDIS_KEY_PREFIX). */
+export interface RedisConfig {
+  /** `redis://` or `rediss://` (TLS), with an optional user, password and database number. */
+  url: URL;
+  /** Put before every key and channel, so that one Redis can serve other applications too. */
+  keyPrefix: string;
 }
 
 /** Limits of the gateway's own HTTP server (see main.ts) and of the subscriptions one client may hold. */
@@ -192,6 +202,7 @@ export function loadConfig(env: Env): Config {
       read.text('PORTAL') === undefined
         ? ['VRO_URL', 'VRA_URL', 'NSX_URL'].every((name) => read.text(name) === undefined)
         : read.flag('PORTAL'),
+    redis: readRedis(read),
   };
   refuseOpenExposure(config);
   return config;
@@ -213,6 +224,39 @@ function readServerLimits(read: ReturnType<typeof reader>): ServerLimits {
     maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
     maxSubscriptionsPerClient: read.integer('MAX_SUBSCRIPTIONS_PER_CLIENT', 20, 1, 100_000),
   };
+}
+
+function readRedis(read: ReturnType<typeof reader>): RedisConfig | undefined {
+  const raw = read.text('REDIS_URL');
+  const keyPrefix =
+    read.matching('REDIS_KEY_PREFIX', /^[\x21-\x7e]{1,64}$/, '1 to 64 printable characters') ??
+    'vmw-gateway:';
+  if (raw === undefined) return undefined;
+  return { url: redisUrl(raw), keyPrefix };
+}
+
+/** REDIS_URL, checked without ever repeating it: it may carry a password. */
+function redisUrl(raw: string): URL {
+  const example = 'e.g. redis://redis.example:6379 or rediss://:password@redis.example:6380/1';
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL (${example})`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL (${example})`);
+  }
+  if (parsed.hostname === '') {
+    throw new ConfigError('REDIS_URL', `must name a host (${example})`);
+  }
+  if (!/^\/?(\d{1,5})?$/.test(parsed.pathname) || parsed.search !== '' || parsed.hash !== '') {
+    throw new ConfigError(
+      'REDIS_URL',
+      `may end with a database number only, no other path, query or fragment (${example})`,
+    );
+  }
+  return parsed;
 }
 
 /** The allow-list file, once it is known to load (a bad one stops start-up here, not later). */

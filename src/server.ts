@@ -5,6 +5,8 @@ import { clientSignal, createContext, type GatewayContext } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
 import { registerSecrets } from './http/redact.ts';
+import type { RemoteStore } from './cache/remote-store.ts';
+import { RedisStore } from './cache/redis-store.ts';
 import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
 import { createLogger, yogaLogging, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
@@ -59,6 +61,8 @@ export interface Gateway {
 
 export interface GatewayOptions {
   logger?: Logger;
+  /** The store shared with other replicas; default: Redis at REDIS_URL when set, else none. */
+  remote?: RemoteStore;
 }
 
 /** Builds the gateway (no listening: `main.ts` does that, tests use `yoga.fetch`). */
@@ -69,13 +73,25 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     config.vra.password,
     config.nsx.password,
     ...config.gatewayTokens,
+    ...(config.redis === undefined
+      ? []
+      : [config.redis.url.password, decodeURIComponent(config.redis.url.password)]),
   ]);
+  const redis =
+    options.remote !== undefined || config.redis === undefined
+      ? undefined
+      : new RedisStore({ url: config.redis.url, keyPrefix: config.redis.keyPrefix, logger });
+  const remote = options.remote ?? redis;
   const metrics = new Metrics();
   const tracing = config.otlpEndpoint === undefined ? undefined : new Tracing(config.otlpEndpoint);
-  const clients = createClients(config, {
-    observer: (event) => metrics.observeUpstreamCall(event),
-    ...(tracing === undefined ? {} : { tracer: tracing.upstream }),
-  });
+  const clients = createClients(
+    config,
+    {
+      observer: (event) => metrics.observeUpstreamCall(event),
+      ...(tracing === undefined ? {} : { tracer: tracing.upstream }),
+    },
+    remote,
+  );
   const seams = upstreamSeams(clients);
   const caches = [
     ...(clients.vra.providerCache === undefined ? [] : [clients.vra.providerCache]),
@@ -83,7 +99,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   ];
   for (const cache of caches) cache.observe((hit) => metrics.countCacheLookup(cache.name, hit));
   metrics.track(seams, caches);
-  const readiness = createReadiness(seams, config.readyProbeIntervalMs);
+  const redisUp = remote === undefined ? undefined : () => remote.available;
+  if (redisUp !== undefined) metrics.trackRedis(redisUp);
+  const readiness = createReadiness(seams, config.readyProbeIntervalMs, redisUp);
   const corsOrigins = new Set(config.corsOrigins);
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
@@ -144,6 +162,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     tracing,
     close: async () => {
       await closeClients(clients);
+      await redis?.close();
       await tracing?.shutdown();
       releaseSecrets();
     },

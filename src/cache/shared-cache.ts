@@ -1,4 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { CacheStats } from '../observability/metrics.ts';
+import type { RemoteStore } from './remote-store.ts';
 
 export interface SharedCacheOptions {
   /** Name in metrics (`gateway_cache_*{cache}`). */
@@ -9,7 +11,24 @@ export interface SharedCacheOptions {
   maxEntries: number;
   /** Epoch ms; a fake clock in tests. */
   now?: () => number;
+  /**
+   * Shares the values with the other replicas (Redis, as JSON): a value
+   * loaded by one serves all of them, and one replica at a time loads a key.
+   * Undefined: this process only.
+   */
+  remote?: RemoteStore | undefined;
+  /** How long a replica waits for another's load of a key before it loads itself (default 5000 ms). */
+  remoteWaitMs?: number;
 }
+
+/** How a value travels through the shared store. */
+interface Envelope<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/** How often a replica waiting for another's load looks for its value. */
+const remotePollMs = 25;
 
 interface Entry<V> {
   readonly value: V;
@@ -20,6 +39,12 @@ interface Entry<V> {
  * Values shared across requests per key for a fixed time: one load in flight
  * per key however many callers wait for it, failures never kept, and at most
  * `maxEntries` keys (the oldest evicted first).
+ *
+ * With a `remote` store, a value not held here is looked up there before it
+ * is loaded, and the replica that loads a key holds a short lock on it while
+ * the others wait for its value (up to `remoteWaitMs`, then they load it
+ * themselves): a key is loaded once per time across the replicas. Redis
+ * trouble is never an error: the cache then works as one of this process.
  */
 export class SharedCache<V> implements CacheStats {
   readonly name: string;
@@ -28,6 +53,8 @@ export class SharedCache<V> implements CacheStats {
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry<V>>();
   readonly #pending = new Map<string, Promise<V>>();
+  readonly #remote: RemoteStore | undefined;
+  readonly #remoteWaitMs: number;
   #onLookup: ((hit: boolean) => void) | undefined;
 
   constructor(options: SharedCacheOptions) {
@@ -37,15 +64,40 @@ export class SharedCache<V> implements CacheStats {
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = options.maxEntries;
     this.#now = options.now ?? (() => Date.now());
+    this.#remote = options.remote;
+    this.#remoteWaitMs = options.remoteWaitMs ?? 5000;
   }
 
-  /** Told of every lookup: hit (a fresh value or a load already in flight) or miss. */
+  /**
+   * Told of every lookup: hit (a fresh value, a load already in flight, or a
+   * value another replica loaded) or miss (this process loads it).
+   */
   observe(listener: (hit: boolean) => void): void {
     this.#onLookup = listener;
   }
 
   /** The fresh value of `key`, the load in flight for it, or a new load. */
   get(key: string, load: () => Promise<V>): Promise<V> {
+    return this.#get(key, load, undefined);
+  }
+
+  /**
+   * Like get, but a fresh entry (here or in the shared store) serves only
+   * when `isCurrent(value)` holds (a version the caller knows to be the
+   * latest); otherwise it is replaced by a new load. A load already in
+   * flight serves whatever it answers.
+   */
+  getCurrent(key: string, isCurrent: (value: V) => boolean, load: () => Promise<V>): Promise<V> {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && !isCurrent(entry.value)) this.#entries.delete(key);
+    return this.#get(key, load, isCurrent);
+  }
+
+  #get(
+    key: string,
+    load: () => Promise<V>,
+    isCurrent: ((value: V) => boolean) | undefined,
+  ): Promise<V> {
     const now = this.#now();
     const entry = this.#entries.get(key);
     if (entry !== undefined) {
@@ -60,44 +112,44 @@ export class SharedCache<V> implements CacheStats {
       this.#onLookup?.(true);
       return pending;
     }
-    this.#onLookup?.(false);
-    const expiresAt = now + this.#ttlMs;
-    const loading: Promise<V> = Promise.resolve()
-      .then(load)
-      .then(
-        (value) => {
-          if (this.#pending.get(key) === loading) {
-            this.#pending.delete(key);
-            this.#store(key, { value, expiresAt });
-          }
-          return value;
-        },
-        (error: unknown) => {
-          if (this.#pending.get(key) === loading) this.#pending.delete(key);
-          throw error;
-        },
-      );
+    const remote = this.#remote;
+    if (remote === undefined) this.#onLookup?.(false);
+    const loading: Promise<V> = (
+      remote === undefined
+        ? Promise.resolve().then(async () => ({
+            value: await load(),
+            expiresAt: now + this.#ttlMs,
+          }))
+        : this.#loadShared(remote, key, load, isCurrent)
+    ).then(
+      (entry) => {
+        if (this.#pending.get(key) === loading) {
+          this.#pending.delete(key);
+          this.#store(key, entry);
+        }
+        return entry.value;
+      },
+      (error: unknown) => {
+        if (this.#pending.get(key) === loading) this.#pending.delete(key);
+        throw error;
+      },
+    );
     this.#pending.set(key, loading);
     return loading;
   }
 
   /**
-   * Like get, but a fresh entry serves only when `isCurrent(value)` holds (a
-   * version the caller knows to be the latest); otherwise it is replaced by a
-   * new load. A load already in flight serves whatever it answers.
+   * Forgets `key`, here and in the shared store (a load in flight still
+   * answers its waiters but is not kept).
    */
-  getCurrent(key: string, isCurrent: (value: V) => boolean, load: () => Promise<V>): Promise<V> {
-    const entry = this.#entries.get(key);
-    if (entry !== undefined && !isCurrent(entry.value)) this.#entries.delete(key);
-    return this.get(key, load);
-  }
-
-  /** Forgets `key` (a load in flight still answers its waiters but is not kept). */
   delete(key: string): void {
     this.#entries.delete(key);
     this.#pending.delete(key);
+    const remote = this.#remote;
+    if (remote?.available === true) remote.delete(this.#remoteKey(remote, key)).catch(() => {});
   }
 
+  /** Forgets every entry of this process (the shared store is left to the other replicas). */
   clear(): void {
     this.#entries.clear();
     this.#pending.clear();
@@ -110,6 +162,78 @@ export class SharedCache<V> implements CacheStats {
       if (now >= entry.expiresAt) this.#entries.delete(key);
     }
     return this.#entries.size;
+  }
+
+  /**
+   * The value of `key` from the shared store, or loaded here under the
+   * store's lock for it (then written there), or loaded here when the store
+   * is unavailable or another replica's load takes longer than `remoteWaitMs`.
+   */
+  async #loadShared(
+    remote: RemoteStore,
+    key: string,
+    load: () => Promise<V>,
+    isCurrent: ((value: V) => boolean) | undefined,
+  ): Promise<Entry<V>> {
+    const usable = (entry: Entry<V> | undefined): entry is Entry<V> =>
+      entry !== undefined && (isCurrent === undefined || isCurrent(entry.value));
+    const storeKey = this.#remoteKey(remote, key);
+    const lockKey = remote.key('cache-lock', this.name, key);
+    const deadline = Date.now() + this.#remoteWaitMs;
+    let locked = false;
+    try {
+      while (remote.available && !locked) {
+        const found = this.#fresh(await remote.get(storeKey));
+        if (usable(found)) {
+          this.#onLookup?.(true);
+          return found;
+        }
+        locked = await remote.acquire(lockKey, this.#remoteWaitMs);
+        if (locked) {
+          // The previous holder of the lock may have stored the value since it was looked for.
+          const stored = this.#fresh(await remote.get(storeKey));
+          if (usable(stored)) {
+            remote.release(lockKey).catch(() => {});
+            this.#onLookup?.(true);
+            return stored;
+          }
+        } else {
+          if (Date.now() >= deadline) break;
+          await delay(remotePollMs);
+        }
+      }
+    } catch {
+      // Redis trouble: this process loads the value itself.
+    }
+    this.#onLookup?.(false);
+    const started = this.#now();
+    try {
+      const entry: Entry<V> = { value: await load(), expiresAt: started + this.#ttlMs };
+      const ttlMs = entry.expiresAt - this.#now();
+      if (remote.available && ttlMs > 0) {
+        const envelope: Envelope<V> = entry;
+        remote.set(storeKey, JSON.stringify(envelope), ttlMs).catch(() => {});
+      }
+      return entry;
+    } finally {
+      if (locked) remote.release(lockKey).catch(() => {});
+    }
+  }
+
+  /** A value read from the shared store, if it is one and still fresh. */
+  #fresh(text: string | undefined): Entry<V> | undefined {
+    if (text === undefined) return undefined;
+    try {
+      const envelope = JSON.parse(text) as Envelope<V>;
+      const expiresAt = Math.min(envelope.expiresAt, this.#now() + this.#ttlMs);
+      return this.#now() < expiresAt ? { value: envelope.value, expiresAt } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #remoteKey(remote: RemoteStore, key: string): string {
+    return remote.key('cache', this.name, key);
   }
 
   #store(key: string, entry: Entry<V>): void {

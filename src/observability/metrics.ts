@@ -102,6 +102,18 @@ export class Metrics {
     );
   }
 
+  /** Reports `gateway_redis_up` (1 while the shared store answers) at every scrape; only when REDIS_URL is set. */
+  trackRedis(available: () => boolean): void {
+    new Gauge({
+      name: 'gateway_redis_up',
+      help: 'Whether Redis (REDIS_URL) answers: 1 caches and pollers are shared with the other replicas, 0 each replica uses its own.',
+      registers: [this.registry],
+      collect() {
+        this.set(available() ? 1 : 0);
+      },
+    });
+  }
+
   countCacheLookup(cache: string, hit: boolean): void {
     this.#cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
   }

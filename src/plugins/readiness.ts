@@ -22,15 +22,26 @@ export interface UpstreamReadiness {
 export interface Readiness {
   /** Set while the process drains for shutdown: /ready answers 503 from then on. */
   draining: boolean;
-  check(): Promise<{ ready: boolean; upstreams: Record<string, UpstreamReadiness> }>;
+  check(): Promise<{
+    ready: boolean;
+    upstreams: Record<string, UpstreamReadiness>;
+    /** Present when REDIS_URL is set; "unavailable" does not make the gateway unready. */
+    redis?: 'up' | 'unavailable';
+  }>;
 }
 
 /**
  * Probes every upstream at most once per `intervalMs` (probes run when /ready
  * is asked, concurrent asks share one round), so /ready reflects an upstream
- * going down or coming back within that interval.
+ * going down or coming back within that interval. `redis` tells whether the
+ * store shared by the replicas answers: shown, never a reason to be unready
+ * (each replica then serves with its own state).
  */
-export function createReadiness(upstreams: readonly Probeable[], intervalMs: number): Readiness {
+export function createReadiness(
+  upstreams: readonly Probeable[],
+  intervalMs: number,
+  redis?: () => boolean,
+): Readiness {
   let last: { at: number; up: Map<UpstreamService, boolean> } | undefined;
   let round: Promise<Map<UpstreamService, boolean>> | undefined;
   const probeAll = async (): Promise<Map<UpstreamService, boolean>> => {
@@ -57,7 +68,9 @@ export function createReadiness(upstreams: readonly Probeable[], intervalMs: num
         { state: last?.up.get(u.service) === true ? 'up' : 'down', ...u.health, checkedAt },
       ]);
       const ready = !readiness.draining && entries.every(([, r]) => r.state === 'up');
-      return { ready, upstreams: Object.fromEntries(entries) };
+      const upstreamStates = Object.fromEntries(entries);
+      if (redis === undefined) return { ready, upstreams: upstreamStates };
+      return { ready, upstreams: upstreamStates, redis: redis() ? 'up' : 'unavailable' };
     },
   };
   return readiness;
@@ -68,15 +81,18 @@ export function readinessEndpoint(readiness: Readiness, path = '/ready'): Plugin
   return servePath(
     (pathname) => pathname === path,
     async () => {
-      const { ready, upstreams } = await readiness.check();
+      const { ready, upstreams, redis } = await readiness.check();
       const status = readiness.draining ? 'draining' : ready ? 'ready' : 'not ready';
-      return new Response(JSON.stringify({ status, upstreams }), {
-        status: ready ? 200 : 503,
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'cache-control': 'no-store',
+      return new Response(
+        JSON.stringify({ status, upstreams, ...(redis === undefined ? {} : { redis }) }),
+        {
+          status: ready ? 200 : 503,
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-store',
+          },
         },
-      });
+      );
     },
   );
 }

@@ -1,3 +1,4 @@
+import type { RemoteStore } from '../cache/remote-store.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
 import type { UpstreamHttp } from '../http/upstream-http.ts';
 import type { UpstreamHooks } from '../http/upstream-options.ts';
@@ -12,10 +13,15 @@ export interface Clients {
   nsx: NsxClient;
 }
 
-export function createClients(config: GatewayConfig, hooks: UpstreamHooks = {}): Clients {
+/** `remote`: the store the replicas share (REDIS_URL); undefined: each process keeps its own state. */
+export function createClients(
+  config: GatewayConfig,
+  hooks: UpstreamHooks = {},
+  remote?: RemoteStore,
+): Clients {
   return {
-    vro: createVroClient(config, hooks),
-    vra: createVraClient(config, hooks),
+    vro: createVroClient(config, hooks, remote),
+    vra: createVraClient(config, hooks, remote),
     nsx: createNsxClient(config, hooks),
   };
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Repeater } from 'graphql-yoga';
+import type { RemoteStore } from '../cache/remote-store.ts';
 
 /** What a watch emits: the upstream's record as an event, or the error that ended the watch. */
 export type WatchEvent<E> = E | { error: unknown };
@@ -24,6 +26,14 @@ export interface WatcherOptions {
   minDelayMs?: number;
   /** The delay doubles up to this while nothing changes. */
   maxDelayMs?: number;
+  /**
+   * Shares the polls with the other replicas (Redis): one replica at a time
+   * polls a record, under a lease, and publishes each change to the others.
+   * Undefined: this process polls for its own subscribers.
+   */
+  remote?: RemoteStore | undefined;
+  /** How long a lease lasts unless its holder renews it (default 3000 ms); renewed every third of it. */
+  leaseMs?: number;
 }
 
 /** What one kind of watched record means to the poller. */
@@ -32,7 +42,7 @@ export interface WatchRules<T, E> {
   changed(previous: T | undefined, next: T): boolean;
   /** True when no further change will come: the watch ends after emitting it. */
   isFinal(record: T): boolean;
-  /** The event subscribers receive for a record. */
+  /** The event subscribers receive for a record (records travel between replicas as JSON). */
   event(record: T): E;
   /** Prefix of the request id of the poller's calls (e.g. `vro-watch`). */
   requestIdPrefix: string;
@@ -51,17 +61,28 @@ export function watchKey(...parts: readonly string[]): string {
  * One poller per watched record, shared by all its subscribers: it polls
  * with backoff (reset on a change), emits on every change, ends after a final
  * record or the first error, and stops when its last subscriber leaves.
+ *
+ * With a remote store, the replicas watching one record share one poller:
+ * whichever holds the record's lease polls it and publishes every change
+ * (with the last record kept in the store for replicas that join later); the
+ * others emit what is published. When the holder stops or dies, its lease
+ * ends (at once, or after `leaseMs`) and another replica takes it over,
+ * polling at once, so that no subscriber misses the final record. While the
+ * store is unavailable each replica polls for its own subscribers.
  */
 export class Watcher<T, E> {
   readonly #pollers = new Map<string, Poller<T, E>>();
   readonly #rules: WatchRules<T, E>;
-  readonly #minDelayMs: number;
-  readonly #maxDelayMs: number;
+  readonly #delays: Delays;
 
   constructor(rules: WatchRules<T, E>, options: WatcherOptions = {}) {
     this.#rules = rules;
-    this.#minDelayMs = options.minDelayMs ?? 250;
-    this.#maxDelayMs = options.maxDelayMs ?? 5000;
+    this.#delays = {
+      min: options.minDelayMs ?? 250,
+      max: options.maxDelayMs ?? 5000,
+      leaseMs: options.leaseMs ?? 3000,
+      remote: options.remote,
+    };
   }
 
   /**
@@ -75,48 +96,84 @@ export class Watcher<T, E> {
   ): AsyncIterableIterator<WatchEvent<E>> {
     const existing = this.#pollers.get(key);
     if (existing !== undefined) return existing.subscribe(stats);
-    const created: Poller<T, E> = new Poller(
-      fetch,
-      this.#rules,
-      { min: this.#minDelayMs, max: this.#maxDelayMs },
-      () => {
-        if (this.#pollers.get(key) === created) this.#pollers.delete(key);
-      },
-    );
+    const created: Poller<T, E> = new Poller(key, fetch, this.#rules, this.#delays, () => {
+      if (this.#pollers.get(key) === created) this.#pollers.delete(key);
+    });
     this.#pollers.set(key, created);
     const subscription = created.subscribe(stats);
     created.start();
     return subscription;
   }
 
-  /** Number of records being polled. */
+  /** Number of records being polled (or followed, when another replica polls them). */
   get activePollers(): number {
     return this.#pollers.size;
   }
 
-  /** Stops every poller; their subscribers end. */
+  /** Stops every poller (giving up its leases); their subscribers end. */
   close(): void {
     for (const poller of [...this.#pollers.values()]) poller.stop();
   }
 }
 
+interface Delays {
+  min: number;
+  max: number;
+  leaseMs: number;
+  remote: RemoteStore | undefined;
+}
+
+/** What the lease holder publishes, and keeps as the record's last state. */
+interface Published<T> {
+  /** Grows with every change, across holders: a replica ignores what it has seen. */
+  seq: number;
+  record?: T;
+  /** The holder stopped: another replica may take the lease at once. */
+  released?: true;
+}
+
+/** How long the last record stays in the store without a poll refreshing it. */
+const lastTtlMs = 10 * 60_000;
+
+interface Subscriber<V> {
+  push(value: V): unknown;
+  stop(): void;
+  count(upstreamCalls: number): void;
+}
+
+/**
+ * `alone`: polls for this process only (no store, or the store unavailable);
+ * `holder`: polls under the lease and publishes; `follower`: emits what the holder publishes.
+ */
+type Role = 'alone' | 'holder' | 'follower';
+
 class Poller<T, E> {
   readonly #fetch: WatchFetch<T>;
   readonly #rules: WatchRules<T, E>;
-  readonly #delays: { min: number; max: number };
+  readonly #delays: Delays;
   readonly #onStop: () => void;
   readonly #subscribers = new Set<Subscriber<WatchEvent<E>>>();
   readonly #controller = new AbortController();
   readonly #requestId: string;
+  readonly #shared:
+    { store: RemoteStore; lease: string; last: string; channel: string } | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #role: Role = 'alone';
+  #seq = 0;
   #last: T | undefined;
+  /** The error that ended the watch, for a subscriber whose iterator starts after it. */
+  #failure: { error: unknown } | undefined;
   #delayMs: number;
   #timer: NodeJS.Timeout | undefined;
+  #coordinator: NodeJS.Timeout | undefined;
+  #coordinating = false;
   #stopped = false;
 
   constructor(
+    key: string,
     fetch: WatchFetch<T>,
     rules: WatchRules<T, E>,
-    delays: { min: number; max: number },
+    delays: Delays,
     onStop: () => void,
   ) {
     this.#fetch = fetch;
@@ -125,32 +182,75 @@ class Poller<T, E> {
     this.#delayMs = delays.min;
     this.#onStop = onStop;
     this.#requestId = `${rules.requestIdPrefix}-${randomUUID()}`;
+    const store = delays.remote;
+    this.#shared =
+      store === undefined
+        ? undefined
+        : {
+            store,
+            lease: store.key('watch-lease', key),
+            last: store.key('watch-last', key),
+            channel: store.key('watch-events', key),
+          };
   }
 
   subscribe(stats?: CallStats): AsyncIterableIterator<WatchEvent<E>> {
-    const subscriber = new Subscriber<WatchEvent<E>>(stats, () => {
+    return new Repeater<WatchEvent<E>>(async (push, stop) => {
+      const subscriber: Subscriber<WatchEvent<E>> = {
+        push,
+        stop,
+        count: (calls) => {
+          if (stats !== undefined) stats.upstreamCalls += calls;
+        },
+      };
+      // A Repeater starts when first read: the watch may have moved on, or ended, meanwhile.
+      if (this.#last !== undefined) void push(this.#rules.event(this.#last));
+      if (this.#stopped) {
+        if (this.#failure !== undefined) void push(this.#failure);
+        stop();
+        return;
+      }
+      this.#subscribers.add(subscriber);
+      await stop;
       this.#subscribers.delete(subscriber);
       if (this.#subscribers.size === 0) this.stop();
     });
-    this.#subscribers.add(subscriber);
-    if (this.#last !== undefined) subscriber.push(this.#rules.event(this.#last));
-    return subscriber;
   }
 
   start(): void {
-    void this.#poll();
+    const shared = this.#shared;
+    if (shared === undefined) {
+      void this.#poll();
+      return;
+    }
+    this.#unsubscribe = shared.store.subscribe(shared.channel, (message) => this.#receive(message));
+    this.#coordinator = setInterval(() => void this.#coordinate(), this.#delays.leaseMs / 3);
+    if (shared.store.available) {
+      // Not polling until the lease says whether this replica is to.
+      this.#role = 'follower';
+      void this.#coordinate();
+    } else void this.#poll();
   }
 
   stop(): void {
     if (this.#stopped) return;
     this.#stopped = true;
     clearTimeout(this.#timer);
+    clearInterval(this.#coordinator);
     this.#controller.abort();
+    this.#unsubscribe?.();
+    const shared = this.#shared;
+    if (shared !== undefined && this.#role === 'holder') {
+      const released: Published<T> = { seq: this.#seq, released: true };
+      shared.store.release(shared.lease).catch(() => {});
+      shared.store.publish(shared.channel, JSON.stringify(released)).catch(() => {});
+    }
     this.#onStop();
-    for (const subscriber of this.#subscribers) subscriber.end();
+    for (const subscriber of this.#subscribers) subscriber.stop();
   }
 
   async #poll(): Promise<void> {
+    this.#timer = undefined;
     let record: T;
     const stats: CallStats = { upstreamCalls: 0 };
     try {
@@ -158,89 +258,115 @@ class Poller<T, E> {
     } catch (error) {
       this.#account(stats);
       if (this.#stopped) return;
-      for (const subscriber of this.#subscribers) subscriber.push({ error });
+      this.#failure = { error };
+      for (const subscriber of this.#subscribers) void subscriber.push(this.#failure);
       this.stop();
       return;
     }
     this.#account(stats);
-    if (this.#stopped) return;
+    // A follower's record comes from the holder (this poll began before the role changed).
+    if (this.#stopped || this.#role === 'follower') return;
     const changed = this.#rules.changed(this.#last, record);
+    if (changed) this.#seq += 1;
+    if (this.#role === 'holder') this.#publish(record, changed);
+    if (this.#apply(record, changed)) return;
+    if (changed) this.#delayMs = this.#delays.min;
+    else this.#delayMs = Math.min(this.#delayMs * 2, this.#delays.max);
+    this.#schedule(changed ? this.#delays.min : this.#delayMs);
+  }
+
+  #schedule(delayMs: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#poll(), delayMs);
+  }
+
+  /** Emits a record to this process's subscribers if it changed; stops after a final one (then true). */
+  #apply(record: T, changed: boolean): boolean {
     this.#last = record;
     if (changed) {
       const event = this.#rules.event(record);
-      for (const subscriber of this.#subscribers) subscriber.push(event);
-      this.#delayMs = this.#delays.min;
-    } else {
-      this.#delayMs = Math.min(this.#delayMs * 2, this.#delays.max);
+      for (const subscriber of this.#subscribers) void subscriber.push(event);
     }
-    if (this.#rules.isFinal(record)) {
-      this.stop();
-      return;
+    if (!this.#rules.isFinal(record)) return false;
+    this.stop();
+    return true;
+  }
+
+  /** The holder's part: the last record for replicas that join later, each change for those following. */
+  #publish(record: T, changed: boolean): void {
+    const shared = this.#shared;
+    if (shared === undefined) return;
+    const text = JSON.stringify({ seq: this.#seq, record } satisfies Published<T>);
+    shared.store.set(shared.last, text, lastTtlMs).catch(() => {});
+    if (changed) shared.store.publish(shared.channel, text).catch(() => {});
+  }
+
+  /** A message of the holder (or the last record, read from the store); true when the watch has ended. */
+  #receive(text: string | undefined): boolean {
+    if (this.#stopped) return true;
+    if (text === undefined) return false;
+    let message: Published<T>;
+    try {
+      message = JSON.parse(text) as Published<T>;
+    } catch {
+      return false;
     }
-    this.#timer = setTimeout(() => void this.#poll(), changed ? this.#delays.min : this.#delayMs);
+    if (message.released === true) {
+      if (this.#role === 'follower') void this.#coordinate();
+      return false;
+    }
+    if (message.record === undefined || message.seq <= this.#seq) return false;
+    this.#seq = message.seq;
+    return this.#apply(message.record, this.#rules.changed(this.#last, message.record));
+  }
+
+  /**
+   * Runs every third of a lease: the holder renews its lease, the others try
+   * to take it (a holder that died or left lets it lapse); a follower also
+   * reads the last record, in case a published change did not reach it.
+   * Without the store, every replica polls on its own until it is back.
+   */
+  async #coordinate(): Promise<void> {
+    const shared = this.#shared;
+    if (shared === undefined || this.#coordinating || this.#stopped) return;
+    this.#coordinating = true;
+    const { store } = shared;
+    try {
+      if (!store.available) {
+        this.#becomeAlone();
+        return;
+      }
+      if (this.#role === 'holder') {
+        if (await store.renew(shared.lease, this.#delays.leaseMs)) return;
+        this.#role = 'follower';
+        clearTimeout(this.#timer);
+      } else if (await store.acquire(shared.lease, this.#delays.leaseMs)) {
+        // An `alone` poller is already polling: it goes on, now publishing.
+        const polling = this.#role === 'alone';
+        this.#role = 'holder';
+        // Caught up with the last record first, so that the holder publishes only what is new.
+        if (!this.#receive(await store.get(shared.last)) && !polling) this.#schedule(0);
+        return;
+      } else if (this.#role === 'alone') {
+        this.#role = 'follower';
+        clearTimeout(this.#timer);
+      }
+      this.#receive(await store.get(shared.last));
+    } catch {
+      this.#becomeAlone();
+    } finally {
+      this.#coordinating = false;
+    }
+  }
+
+  /** The store is unavailable: this process polls for its own subscribers (at once, if it followed). */
+  #becomeAlone(): void {
+    if (this.#role === 'follower' && !this.#stopped) this.#schedule(0);
+    this.#role = 'alone';
   }
 
   /** Puts one poll's calls to the account of every subscriber it served. */
   #account(stats: CallStats): void {
     for (const subscriber of this.#subscribers) subscriber.count(stats.upstreamCalls);
-  }
-}
-
-/** An async iterator fed by its poller; `return()` (the client left) unsubscribes. */
-class Subscriber<V> implements AsyncIterableIterator<V> {
-  readonly #queue: V[] = [];
-  readonly #leave: () => void;
-  readonly #stats: CallStats | undefined;
-  #waiting: ((result: IteratorResult<V>) => void) | undefined;
-  #ended = false;
-
-  constructor(stats: CallStats | undefined, leave: () => void) {
-    this.#stats = stats;
-    this.#leave = leave;
-  }
-
-  count(upstreamCalls: number): void {
-    if (this.#stats !== undefined) this.#stats.upstreamCalls += upstreamCalls;
-  }
-
-  push(event: V): void {
-    if (this.#ended) return;
-    const waiting = this.#waiting;
-    if (waiting === undefined) {
-      this.#queue.push(event);
-      return;
-    }
-    this.#waiting = undefined;
-    waiting({ value: event, done: false });
-  }
-
-  /** No more events; the queued ones are still delivered. */
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.({ value: undefined, done: true });
-  }
-
-  next(): Promise<IteratorResult<V>> {
-    if (this.#queue.length > 0) {
-      return Promise.resolve({ value: this.#queue.shift() as V, done: false });
-    }
-    if (this.#ended) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => {
-      this.#waiting = resolve;
-    });
-  }
-
-  return(): Promise<IteratorResult<V>> {
-    this.#queue.length = 0;
-    this.end();
-    this.#leave();
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterableIterator<V> {
-    return this;
   }
 }

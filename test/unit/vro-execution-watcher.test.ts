@@ -171,4 +171,15 @@ describe('the execution watcher', () => {
     ]);
     expect(stats.upstreamCalls).toBe(3);
   });
+
+  it('gives the error to a subscriber that starts reading after the watch ended with it', async () => {
+    const watcher = new ExecutionWatcher(fast);
+    const upstream = scripted([new Error('gone')]);
+    const late = watcher.watch('k', upstream.fetch);
+    for (let n = 0; n < 10 && watcher.activePollers > 0; n++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(watcher.activePollers).toBe(0);
+    expect(await collect(late)).toEqual(['error: Error: gone']);
+  });
 });

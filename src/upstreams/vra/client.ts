@@ -1,3 +1,4 @@
+import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
 import { credentialKey } from '../../credentials.ts';
 import {
   notTheCallers,
@@ -60,6 +61,8 @@ export interface VraClientOptions {
   now?: () => number;
   /** Polling of followed catalog requests. */
   watcher?: WatcherOptions;
+  /** Shares the provider list and the polls of catalog requests with the other replicas. */
+  remote?: RemoteStore | undefined;
 }
 
 const json = 'application/json';
@@ -81,7 +84,7 @@ export class VraClient {
         event: (request) => ({ request }),
         requestIdPrefix: 'vra-watch',
       },
-      options.watcher,
+      { ...options.watcher, remote: options.remote },
     );
     this.#credential = options.credential;
     const ttlMs = options.providerCacheTtlMs ?? 0;
@@ -91,6 +94,7 @@ export class VraClient {
             name: 'vra_providers',
             ttlMs,
             maxEntries: options.providerCacheMaxEntries ?? 1000,
+            remote: options.remote,
             ...(options.now === undefined ? {} : { now: options.now }),
           })
         : undefined;
@@ -507,7 +511,12 @@ export class VraClient {
   }
 }
 
-export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VraClient {
+/** `remote`: the store shared with the other replicas, if any. */
+export function createVraClient(
+  config: GatewayConfig,
+  hooks: UpstreamHooks = {},
+  remote?: RemoteStore,
+): VraClient {
   const { username, password, tenant } = config.vra;
   return new VraClient(
     new UpstreamHttp({
@@ -520,6 +529,8 @@ export function createVraClient(config: GatewayConfig, hooks: UpstreamHooks = {}
           ? undefined
           : { username, password, tenant },
       providerCacheTtlMs: config.providerCacheTtlMs,
+      remote:
+        remote === undefined ? undefined : scopedStore(remote, upstreamScope('vra', config.vra)),
     },
   );
 }

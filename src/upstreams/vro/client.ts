@@ -1,3 +1,4 @@
+import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
 import { SharedCache } from '../../cache/shared-cache.ts';
 import { detached, untilGone } from '../../cache/shared-read.ts';
 import { credentialKey } from '../../credentials.ts';
@@ -68,6 +69,8 @@ export interface VroClientOptions {
   /** How long a workflow's detail and form are kept per credential; 0 keeps none. */
   detailCacheTtlMs?: number;
   detailCacheMaxEntries?: number;
+  /** The store shared with the other replicas: the kept details and forms are theirs too. */
+  remote?: RemoteStore;
   /** Epoch ms; a fake clock in tests. */
   now?: () => number;
 }
@@ -100,6 +103,7 @@ export class VroClient {
             ttlMs,
             maxEntries: options.detailCacheMaxEntries ?? 10_000,
             ...(options.now === undefined ? {} : { now: options.now }),
+            ...(options.remote === undefined ? {} : { remote: options.remote }),
           })
         : undefined;
     this.#detailCache = cache('vro_workflow_details');
@@ -449,14 +453,24 @@ export class VroClient {
   }
 }
 
-export function createVroClient(config: GatewayConfig, hooks: UpstreamHooks = {}): VroClient {
+/** `remote`: the store shared with the other replicas, if any (their pollers of a run are shared). */
+export function createVroClient(
+  config: GatewayConfig,
+  hooks: UpstreamHooks = {},
+  remote?: RemoteStore,
+): VroClient {
+  const scoped =
+    remote === undefined ? undefined : scopedStore(remote, upstreamScope('vro', config.vro));
   return new VroClient(
     new UpstreamHttp({
       ...upstreamHttpOptions(config, 'vro', hooks),
       readErrorBody: readVroErrorBody,
     }),
     { username: config.vro.username, password: config.vro.password },
-    { detailCacheTtlMs: config.workflowDetailCacheTtlMs },
+    {
+      detailCacheTtlMs: config.workflowDetailCacheTtlMs,
+      ...(scoped === undefined ? {} : { watcher: { remote: scoped }, remote: scoped }),
+    },
   );
 }
 
