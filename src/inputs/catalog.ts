@@ -15,14 +15,14 @@ import type { RequestEdits } from '../upstreams/vra/request-body.ts';
 import type { WireProviderCatalogItem } from '../upstreams/vra/wire.ts';
 import { checkAll, checkNotBlank, checkPattern, optional, refuse } from './check.ts';
 
-/** vRA provider ids are UUIDs (interfaces.md section 2). */
+/** vRA provider ids are UUIDs (docs/upstreams.md, vRA). */
 const providerIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Binding ids and the ids of the consumer API (catalog item, request,
  * resource, action: UUIDs on real vRA), or a composite such as
- * `vsphere.local!::!CentOS63`, which real catalog items carry (reference
- * entitled-catalog-item.json). Letters, digits and `. _ : ! @ -`, up to 255,
+ * `vsphere.local!::!CentOS63`, which real catalog items carry (fixture
+ * entitled-catalog-item.json, docs/upstreams.md). Letters, digits and `. _ : ! @ -`, up to 255,
  * starting with a letter or digit: nothing that could bend a URL.
  */
 const vraIdPattern = /^[A-Za-z0-9][A-Za-z0-9._:!@-]{0,254}$/;
@@ -122,7 +122,7 @@ function checkForms(forms: unknown): void {
   }
 }
 
-/** The register body of interfaces.md: id = bindingId, absent subtenant fields and forms sent as null. */
+/** The register body (docs/upstreams.md, vRA): id = bindingId, absent subtenant fields and forms sent as null. */
 function body(id: string, input: ItemFields): WireProviderCatalogItem {
   return {
     id,

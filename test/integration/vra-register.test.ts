@@ -64,7 +64,7 @@ const registerInput = (bindingId = nextId()) => ({
   ...common(),
 });
 
-/** The body the gateway must send for `common()` with this id (interfaces.md section 2). */
+/** The body the gateway must send for `common()` with this id (docs/upstreams.md, vRA). */
 const expectedBody = (id: string) => ({
   id,
   name: 'CentOS 9 Stream',
@@ -110,7 +110,7 @@ const expectedItem = (bindingId: string) => ({
 });
 
 describe('registerCatalogItem', () => {
-  it('PUTs exactly the interfaces.md body with bearer, Accept and Content-Type, and maps the 200 answer', async () => {
+  it('PUTs exactly the register body of docs/upstreams.md with bearer, Accept and Content-Type, and maps the 200 answer', async () => {
     const input = registerInput();
     const answer = await stack.gql<any>(registerMutation, { input });
     expect(answer.errors).toBeUndefined();

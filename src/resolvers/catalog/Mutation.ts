@@ -67,7 +67,7 @@ export const Mutation: MutationResolvers = {
 
   /**
    * Publishing = registering a provider catalog item with the infrastructure
-   * provider (interfaces.md section 3); a published flag on the blueprint does nothing.
+   * provider (docs/upstreams.md, vRA); a published flag on the blueprint does nothing.
    */
   async publishBlueprint(_root, { input }, context) {
     const item = checkBlueprintRegistration(input);

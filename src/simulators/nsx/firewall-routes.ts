@@ -4,7 +4,7 @@
  * generation number as a quoted ETag; POST replaces the complete ruleset and
  * wants `text/xml` (415) and `If-Match: "<generation>"` (missing: 428,
  * anything else: 412, or 409 by switch); new rules get ids; each write moves
- * the generation number on (upstream-facts.md, vShield App).
+ * the generation number on (docs/upstreams.md, NSX).
  *
  * Invented where the sources are silent, and documented as such: the 428 for
  * a missing If-Match (the guide only says to send it), and the 400 for a

@@ -1,6 +1,6 @@
 /**
  * A strict in-process stand-in for the network security manager (NSX-v /
- * vCNS): Basic auth, XML bodies, the corrected paths of interfaces.md only,
+ * vCNS): Basic auth, XML bodies, the corrected paths of docs/upstreams.md (NSX) only,
  * revisions, in-use checks, and vShield App's generation-guarded firewall.
  */
 import { hasBasicAuth, startSimServer, type SimObserved } from '../sim-server.ts';

@@ -1,6 +1,6 @@
 /**
  * `/api/2.0/services/ipset/...` and `/api/2.0/services/application/...` on
- * the corrected paths of interfaces.md section C only: the documented-wrong
+ * the corrected paths of docs/upstreams.md (NSX) only: the documented-wrong
  * forms (no `scope` segment on the list, `scope` on the service create,
  * `applicationgroup` for a service) answer 404 like any unknown object.
  */

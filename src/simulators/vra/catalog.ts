@@ -8,7 +8,7 @@ import {
   type SimProvider,
 } from './seed.ts';
 
-/** The body of the register PUT (interfaces.md section 2), once validated. */
+/** The body of the register PUT (docs/upstreams.md, vRA), once validated. */
 export interface ProviderCatalogItemBody {
   id: string;
   name: string;
@@ -42,7 +42,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks a register body the strict way: every field of interfaces.md present
+ * Checks a register body the strict way: every field of the register body (docs/upstreams.md, vRA) present
  * (forms and the subtenant fields may be null, but not missing), no unknown
  * field, strings non-empty, and `id` equal to the path's bindingId.
  * Answers the problem, or undefined when the body is valid.
@@ -134,7 +134,7 @@ export class CatalogState {
       callbacks: null,
       dateCreated: now,
       // vRA gives a registered item an id of its own: the captured entitled
-      // item's id differs from its bindingId (upstream-facts.md, added 2026-11-24).
+      // item's id differs from its bindingId (docs/upstreams.md, vRA).
       id: randomUUID(),
       isNoteworthy: false,
       providerBinding: {

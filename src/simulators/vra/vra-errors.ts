@@ -15,7 +15,7 @@ export function vraErrorBody(
   return { errors: [{ code, source: null, message, systemMessage, moreInfoUrl: null }] };
 }
 
-/** Codes seen on real vRA 7 (upstream-facts.md). */
+/** Codes seen on real vRA 7 (docs/upstreams.md, vRA). */
 export const vraCodes = {
   invalidArgument: 10101,
   notFound: 20111,

@@ -1,7 +1,7 @@
 /**
  * vRO query conditions: `field=value` (equals) or `field~value` (contains),
  * comma-separated, all must hold. Field names are case-sensitive and must be
- * attribute names; values compare case-insensitively (upstream-facts.md).
+ * attribute names; values compare case-insensitively (docs/upstreams.md, vRO).
  */
 export interface Condition {
   field: string;

@@ -59,7 +59,7 @@ const maxEdgePages = 1024;
 
 /**
  * Typed calls to the network security manager (NSX / vCNS), on the corrected
- * paths of interfaces.md section C. Every body is built and read by xml.ts;
+ * paths (docs/upstreams.md, NSX). Every body is built and read by xml.ts;
  * every id that goes into a path is percent-encoded (ids from a caller come
  * checked by src/inputs/network.ts).
  */
@@ -161,7 +161,7 @@ export class NsxClient {
     return readService(await this.#parse(response));
   }
 
-  /** Answers the new service's id. The scope is the segment right after `application` (interfaces.md C). */
+  /** Answers the new service's id. The scope is the segment right after `application` (docs/upstreams.md, NSX). */
   async createService(call: CallContext, scopeId: string, draft: ServiceDraft): Promise<string> {
     const response = await this.#send(call, {
       method: 'POST',
@@ -285,7 +285,7 @@ export class NsxClient {
 
   /**
    * `POST ?action=forcesync` with no body: the documented GET form is wrong
-   * (upstream-facts.md, NSX). It still carries `Content-Type: application/xml`:
+   * (docs/upstreams.md, NSX). It still carries `Content-Type: application/xml`:
    * the manager documents 415 for a POST without one.
    */
   async forceSyncEdge(call: CallContext, edgeId: string): Promise<void> {
@@ -365,7 +365,7 @@ export class NsxClient {
   /**
    * Adds a rule to a section against its generation number. The RAML's
    * examples send If-Match unquoted; the number is stripped of the quotes
-   * that 6.4.5 and later put around the ETag (upstream-facts.md, NSX-v 6.x).
+   * that 6.4.5 and later put around the ETag (docs/upstreams.md, NSX).
    */
   async postSectionRule(
     call: CallContext,
@@ -412,7 +412,7 @@ export class NsxClient {
   /**
    * Replaces the whole configuration of the context. vShield App wants the
    * generation number in double quotes in If-Match, and `text/xml`
-   * (upstream-facts.md, vShield App).
+   * (docs/upstreams.md, NSX).
    */
   async postFirewall(
     call: CallContext,
@@ -480,7 +480,7 @@ export class NsxClient {
 
 /**
  * The id of a created object: 201 with the id as plain text and a Location
- * ending in it (upstream-facts.md, NSX). The Location is required.
+ * ending in it (docs/upstreams.md, NSX). The Location is required.
  */
 function createdId(response: UpstreamResponse): string {
   const id = createdIdIfAny(response);

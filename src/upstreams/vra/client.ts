@@ -157,10 +157,10 @@ export class VraClient {
 
   /**
    * Registers (or updates) a provider catalog item: what publishes a blueprint.
-   * vRA's answer is unconfirmed (upstream-facts.md): a body is mapped when it
+   * vRA's answer is unconfirmed (docs/upstreams.md, vRA): a body is mapped when it
    * is a catalog item; with 201/204 and no body (or a body that is not an
    * item) the item is read back by its binding, because vRA gives the item an
-   * id of its own, not the bindingId (upstream-facts.md, added 2026-11-24).
+   * id of its own, not the bindingId (docs/upstreams.md, vRA).
    * Registering changes no provider, so the shared provider list stays.
    */
   async registerCatalogItem(

@@ -78,7 +78,7 @@ export function decodeProvider(value: unknown, status: number): WireProvider {
 /**
  * A catalog item. Also accepts the provider catalog item shape of the register
  * call (flat `catalogItemTypeId`/`outputResourceTypeId`), since what that call
- * answers is unconfirmed (upstream-facts.md): it is turned into the listed shape.
+ * answers is unconfirmed (docs/upstreams.md, vRA): it is turned into the listed shape.
  */
 export function decodeCatalogItem(
   value: unknown,

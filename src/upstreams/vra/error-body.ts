@@ -3,7 +3,7 @@ const maxMessageLength = 500;
 /**
  * Reads a vRA error body `{"errors":[{code, source, message, systemMessage, moreInfoUrl}]}`:
  * the first entry's code (as a string) and message. `systemMessage` is never
- * used: it may hold stack-ish text or a code prefix ("90135-...", upstream-facts.md).
+ * used: it may hold stack-ish text or a code prefix ("90135-...", docs/upstreams.md, vRA).
  */
 export function readVraErrorBody(
   body: string,

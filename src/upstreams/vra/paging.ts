@@ -6,7 +6,7 @@ export interface PageRequest {
   limit: number;
 }
 
-/** vRA answers at most this many items per call (upstream-facts.md). */
+/** vRA answers at most this many items per call (docs/upstreams.md, vRA). */
 export const maxPageSize = 5000;
 
 /** How to read the window [offset, offset + first) with vRA's 1-based `page`/`limit`. */

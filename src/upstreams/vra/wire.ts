@@ -83,7 +83,7 @@ export interface WireCatalogItem {
   forms?: unknown;
 }
 
-/** Body of `PUT .../provider/providers/{providerId}/catalogItems/{bindingId}` (interfaces.md section 2). */
+/** Body of `PUT .../provider/providers/{providerId}/catalogItems/{bindingId}` (docs/upstreams.md, vRA). */
 export interface WireProviderCatalogItem {
   id: string;
   name: string;

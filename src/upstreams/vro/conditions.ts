@@ -8,7 +8,7 @@ export interface WorkflowConditions {
 /**
  * The `conditions` query parameter of `GET /workflows`: `field=value` is
  * equality, `field~value` containment, a comma joins them as AND; field names
- * are case-sensitive (upstream-facts.md). vRO has no escape for a comma in a
+ * are case-sensitive (docs/upstreams.md, vRO). vRO has no escape for a comma in a
  * value: values come checked by `checkWorkflowFilter` (src/inputs/orchestration.ts).
  * Undefined when nothing is set.
  */

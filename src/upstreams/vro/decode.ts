@@ -26,7 +26,7 @@ export function parseJsonBody(body: string, status: number): unknown {
 /**
  * `GET /workflows`: only `rel: "down"` links are workflows; their attributes
  * come as `attributes` (7.x) or `attribute` (generated docs), every value a
- * string (`"true"`, `"0.0.33"`) (upstream-facts.md).
+ * string (`"true"`, `"0.0.33"`) (docs/upstreams.md, vRO).
  */
 export function decodeWorkflowPage(json: unknown, status: number): WorkflowPage {
   if (!isObject(json)) throw bad('a workflow query result that is not an object', status);
@@ -182,7 +182,7 @@ function decodeValues(list: unknown, status: number): WireParameterValue[] {
 /**
  * `GET /workflows/{id}/executions/`: `relations.total` and `relations.link[]`,
  * where only the links with attributes are runs (`up` and `add` are not);
- * dates are ISO strings there (upstream-facts.md).
+ * dates are ISO strings there (docs/upstreams.md, vRO).
  */
 export function decodeExecutionHistory(
   json: unknown,
@@ -255,7 +255,7 @@ export function decodeLogs(json: unknown, status: number): LogEntryRecord[] {
 
 /**
  * The run answers 202 with no body and `Location: .../workflows/{id}/executions/{executionId}/`:
- * the execution id is its last path segment (upstream-facts.md).
+ * the execution id is its last path segment (docs/upstreams.md, vRO).
  */
 export function executionIdFromLocation(location: string | undefined, status: number): string {
   if (location === undefined || location.trim() === '') {

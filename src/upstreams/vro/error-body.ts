@@ -1,5 +1,5 @@
 /**
- * The vRO 7 error body is unconfirmed (upstream-facts.md): any JSON or text
+ * The vRO 7 error body is unconfirmed (docs/upstreams.md, vRO): any JSON or text
  * is opaque text. A JSON `message` is taken when there is one; of a markup
  * page (the 401 page is HTML) only its title; otherwise the first 200
  * characters of the body; vRO has no error code.

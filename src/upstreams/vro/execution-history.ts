@@ -9,7 +9,7 @@ export type HistoryRead = (query: {
 /**
  * A newest-first page of a workflow's runs: `limit` runs after the `offset`
  * newest. vRO lists runs oldest first, and whether this route honours
- * `maxResult`/`startIndex` is unconfirmed (upstream-facts.md), so the first
+ * `maxResult`/`startIndex` is unconfirmed (docs/upstreams.md, vRO), so the first
  * read asks for one run: a server that ignores paging answers every run at
  * once (the page is cut here, one call); one that honours it answers one run
  * and the total, and a second read fetches exactly the page's window.

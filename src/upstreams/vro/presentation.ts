@@ -24,7 +24,7 @@ const defaultKinds = new Set(['default-value', 'default']);
  * presentation order; inputs the presentation leaves out follow, in declared
  * order; presentation fields that are not inputs are left out. Values of
  * decorators and constraints come in the typed wrappers of execution
- * parameters, beside their `@type` (upstream-facts.md).
+ * parameters, beside their `@type` (docs/upstreams.md, vRO).
  */
 export function decodePresentation(json: unknown, status: number): FormRecord {
   if (!isObject(json)) throw bad('a presentation that is not an object', status);

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the orchestration server (vRO), as upstream-facts.md describes
+ * Wire shapes of the orchestration server (vRO), as docs/upstreams.md (vRO) describes
  * them, and the records the resolvers receive (decode.ts turns one into the other).
  */
 
