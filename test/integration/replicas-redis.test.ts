@@ -183,6 +183,27 @@ describe.skipIf(redisServer === undefined)('replicas sharing Redis', () => {
     for (const key of keys) expect(key).toMatch(/^vmw-gateway:[a-z-]+:[0-9a-f]{40}$/);
   });
 
+  it("reads each workflow's parameters once for 30 operations spread over three replicas", async () => {
+    const isDetailRead = (r: RecordedRequest): boolean =>
+      r.method === 'GET' && /\/workflows\/[^/]+\/?$/.test(r.path);
+    const before = vro.requests.length;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        gql(replicas[n % 3]!, '{ workflows(first: 5) { nodes { id inputParameters { name } } } }'),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data.workflows.nodes).toHaveLength(5);
+    }
+    const details = vro.requests.slice(before).filter(isDetailRead);
+    console.info(
+      `vRO workflow detail reads for 30 operations (5 workflows each) over 3 replicas: ${details.length}`,
+    );
+    expect(new Set(details.map((r) => r.path)).size).toBe(5);
+    expect(details).toHaveLength(5);
+  });
+
   it('polls vRO once per interval for 30 subscribers of one run spread over three replicas', async () => {
     const [executionId, started] = await startRun(replicas[0]!);
     const subscribers = await Promise.all(
