@@ -19,7 +19,6 @@ import { outline } from '../helpers/xml.ts';
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/nsx/${name}`, import.meta.url), 'utf8');
 
-
 describe('parseXml', () => {
   it('refuses a billion-laughs document before parsing it', () => {
     expect(() => parseXml(billionLaughs)).toThrow(XmlError);
