@@ -55,7 +55,10 @@ export interface Limits {
 
 export interface Resilience {
   retries: number;
+  /** Calls in flight per upstream: the ceiling of the adaptive limit, or the fixed cap. */
   maxConcurrent: number;
+  /** The floor of the adaptive limit; undefined: a fixed cap of `maxConcurrent`. */
+  minConcurrent: number | undefined;
   maxQueue: number;
   circuitFailureThreshold: number;
   circuitResetMs: number;
@@ -163,7 +166,7 @@ export function loadConfig(env: Env): Config {
     },
     resilience: {
       retries: read.integer('UPSTREAM_RETRIES', 2, 0, 10),
-      maxConcurrent: read.integer('UPSTREAM_MAX_CONCURRENCY', 32, 1, 10000),
+      ...readConcurrency(read),
       maxQueue: read.integer('UPSTREAM_MAX_QUEUE', 256, 0, 1_000_000),
       circuitFailureThreshold: read.integer('CIRCUIT_FAILURE_THRESHOLD', 5, 1, 10000),
       circuitResetMs: read.integer('CIRCUIT_RESET_MS', 10_000, 100, 3_600_000),
@@ -182,6 +185,28 @@ export function loadConfig(env: Env): Config {
   };
   refuseOpenExposure(config);
   return config;
+}
+
+function readConcurrency(
+  read: ReturnType<typeof reader>,
+): Pick<Resilience, 'maxConcurrent' | 'minConcurrent'> {
+  const maxConcurrent = read.integer('UPSTREAM_MAX_CONCURRENCY', 256, 1, 10000);
+  const adaptive =
+    read.text('UPSTREAM_ADAPTIVE_CONCURRENCY') === undefined ||
+    read.flag('UPSTREAM_ADAPTIVE_CONCURRENCY');
+  const minConcurrent = read.integer(
+    'UPSTREAM_MIN_CONCURRENCY',
+    Math.min(4, maxConcurrent),
+    1,
+    10000,
+  );
+  if (minConcurrent > maxConcurrent) {
+    throw new ConfigError(
+      'UPSTREAM_MIN_CONCURRENCY',
+      `must not be above UPSTREAM_MAX_CONCURRENCY (${minConcurrent} > ${maxConcurrent})`,
+    );
+  }
+  return { maxConcurrent, minConcurrent: adaptive ? minConcurrent : undefined };
 }
 
 function readServerLimits(read: ReturnType<typeof reader>): ServerLimits {

@@ -13,6 +13,7 @@ import {
 import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
+import { AdaptiveLimit } from './adaptive-limit.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
@@ -85,11 +86,22 @@ export interface UpstreamHttpOptions {
   tls?: { ca?: string | Buffer; rejectUnauthorized: boolean };
   retry?: RetryPolicy;
   circuit?: { failureThreshold: number; resetMs: number };
-  concurrency?: { maxConcurrent: number; maxQueue: number };
+  concurrency?: UpstreamConcurrency;
   /** Told of every finished attempt (logs, metrics). */
   observer?: (event: UpstreamCallEvent) => void;
   /** Told of every attempt as it starts (traces): headers to add to it, and a callback for its end. */
   tracer?: UpstreamTracer;
+}
+
+/**
+ * Calls in flight and waiting. Adaptive (`minConcurrent` set): the limit of
+ * calls in flight follows the appliance's latency between `minConcurrent` and
+ * `maxConcurrent` (see AdaptiveLimit); otherwise it is `maxConcurrent`.
+ */
+export interface UpstreamConcurrency {
+  maxConcurrent: number;
+  maxQueue: number;
+  minConcurrent?: number;
 }
 
 /** One attempt about to start, for tracing. */
@@ -139,12 +151,17 @@ export interface UpstreamHealth {
   circuit: CircuitState;
   running: number;
   queued: number;
+  /** Calls that may be in flight now (adaptive: the current limit). */
+  limit: number;
 }
+
+/** Where an adaptive limit starts: the former fixed default. */
+const initialConcurrency = 32;
 
 export const defaultResilience = {
   retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 } satisfies RetryPolicy,
   circuit: { failureThreshold: 5, resetMs: 10_000 },
-  concurrency: { maxConcurrent: 32, maxQueue: 256 },
+  concurrency: { maxConcurrent: 256, maxQueue: 256 } as UpstreamConcurrency,
 };
 
 /**
@@ -162,6 +179,7 @@ export class UpstreamHttp {
   readonly #options: UpstreamHttpOptions;
   readonly #breaker: CircuitBreaker;
   readonly #limiter: ConcurrencyLimiter;
+  readonly #adaptive: AdaptiveLimit | undefined;
   readonly #retry: RetryPolicy;
 
   constructor(options: UpstreamHttpOptions) {
@@ -171,7 +189,16 @@ export class UpstreamHttp {
     this.#retry = options.retry ?? defaultResilience.retry;
     this.#breaker = new CircuitBreaker(options.circuit ?? defaultResilience.circuit);
     const concurrency = options.concurrency ?? defaultResilience.concurrency;
-    this.#limiter = new ConcurrencyLimiter(concurrency.maxConcurrent, concurrency.maxQueue);
+    const { maxConcurrent, minConcurrent } = concurrency;
+    this.#adaptive =
+      minConcurrent === undefined
+        ? undefined
+        : new AdaptiveLimit({
+            initial: Math.min(maxConcurrent, Math.max(minConcurrent, initialConcurrency)),
+            min: minConcurrent,
+            max: maxConcurrent,
+          });
+    this.#limiter = new ConcurrencyLimiter(this.#adaptive ?? maxConcurrent, concurrency.maxQueue);
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: concurrency.maxConcurrent,
       keepAliveTimeout: 30_000,
@@ -186,6 +213,7 @@ export class UpstreamHttp {
       circuit: this.#breaker.state,
       running: this.#limiter.running,
       queued: this.#limiter.queued,
+      limit: this.#limiter.limit,
     };
   }
 
@@ -249,7 +277,7 @@ export class UpstreamHttp {
           traced === undefined
             ? request
             : { ...request, headers: { ...request.headers, ...traced.headers } };
-        result = await this.#sendWithSlot(call, sent, signal);
+        result = await this.#sendWithSlot(call, sent, deadline);
       } catch (error) {
         result = this.#mapFailure(error, call.signal, deadline);
       }
@@ -296,8 +324,9 @@ export class UpstreamHttp {
   async #sendWithSlot(
     call: CallContext,
     request: UpstreamRequest,
-    signal: AbortSignal,
+    deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
+    const { signal } = deadline;
     let release: () => void;
     try {
       release = await this.#limiter.acquire(signal, call.operation);
@@ -307,8 +336,23 @@ export class UpstreamHttp {
       }
       throw error;
     }
+    const inFlight = this.#limiter.running;
+    const started = performance.now();
+    const learn = (overloaded: boolean): void =>
+      this.#adaptive?.record({
+        key: `${request.method} ${request.route}`,
+        rttMs: performance.now() - started,
+        inFlight,
+        overloaded,
+      });
     try {
-      return await this.#send(call, request, signal);
+      const response = await this.#send(call, request, signal);
+      learn(response.status === 429 || response.status === 503);
+      return response;
+    } catch (error) {
+      // An answer that could not be used still took the appliance its time; a timeout is overload.
+      if (error instanceof UpstreamBadResponseError || deadline.timedOut) learn(deadline.timedOut);
+      throw error;
     } finally {
       release();
     }
