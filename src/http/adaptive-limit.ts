@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 /** One finished upstream call, as the adaptive limit learns from it. */
 export interface LimitSample {
   /** What the call asked for (method and route template): each has a latency of its own. */
@@ -23,20 +24,38 @@ export interface AdaptiveLimitOptions {
   /** Fewest calls a decision is based on. */
   minSamples?: number;
   now?: () => number;
+  /**
+   * The gateway's own delay in answering (its event loop's, ms) since the
+   * previous call: taken off every latency, so that a busy gateway does not
+   * mistake its own slowness for the appliance's.
+   */
+  ownDelayMs?: () => number;
 }
 
-/** Quiet calls kept per key, the latency at rest is their median. */
-const quietKept = 15;
+/** A call of the current window: its latency and what its route takes at rest. */
+interface Timed {
+  rttMs: number;
+  restMs: number;
+}
 
-/** A key's latency at rest: the median of its last calls made with few others in flight. */
+/** Quiet calls kept per key; the latency at rest is read from them once there are `quietNeeded`. */
+const quietKept = 16;
+const quietNeeded = 8;
+
+/**
+ * A key's latency at rest: the lower quartile of its last calls made with few
+ * others in flight (a few of them slowed by a new connection, a cold start or
+ * a stalled gateway do not count); until there are enough of them, the
+ * fastest call so far.
+ */
 class Baseline {
   readonly #quiet: number[] = [];
-  #median = Number.POSITIVE_INFINITY;
+  #quartile = Number.POSITIVE_INFINITY;
   /** Until a quiet call is seen: the fastest call so far. */
   #fastest = Number.POSITIVE_INFINITY;
 
   get ms(): number {
-    return this.#quiet.length > 0 ? this.#median : this.#fastest;
+    return this.#quiet.length >= quietNeeded ? this.#quartile : this.#fastest;
   }
 
   learn(rttMs: number, quiet: boolean): void {
@@ -44,7 +63,8 @@ class Baseline {
     if (!quiet) return;
     this.#quiet.push(rttMs);
     if (this.#quiet.length > quietKept) this.#quiet.shift();
-    this.#median = median([...this.#quiet]);
+    const sorted = [...this.#quiet].sort((a, b) => a - b);
+    this.#quartile = sorted[Math.floor((sorted.length - 1) / 4)] ?? rttMs;
   }
 }
 
@@ -77,14 +97,17 @@ export class AdaptiveLimit {
   readonly #windowMs: number;
   readonly #minSamples: number;
   readonly #now: () => number;
+  readonly #ownDelayMs: () => number;
   readonly #baselines = new Map<string, Baseline>();
   #limit: number;
   /** Windows in a row the limit grew; the next growth step. */
   #streak = 0;
   #windowStart: number;
-  #ratios: number[] = [];
+  #calls: Timed[] = [];
   #peakInFlight = 0;
   #overloaded = false;
+  /** The gateway's own delay over the last window. */
+  #lastOwnMs = 0;
 
   constructor(options: AdaptiveLimitOptions) {
     this.#min = options.min;
@@ -92,14 +115,15 @@ export class AdaptiveLimit {
     this.#limit = clamp(options.initial, options.min, options.max);
     this.#tolerance = options.tolerance ?? 1.2;
     this.#windowMs = options.windowMs ?? 100;
-    this.#minSamples = options.minSamples ?? 10;
+    this.#minSamples = options.minSamples ?? 20;
     this.#now = options.now ?? (() => performance.now());
+    this.#ownDelayMs = options.ownDelayMs ?? (() => 0);
     this.#windowStart = this.#now();
   }
 
   /** Calls that may be in flight now. */
   get current(): number {
-    return Math.floor(this.#limit);
+    return Math.floor(this.#limit + 1e-9);
   }
 
   record(sample: LimitSample): void {
@@ -109,25 +133,39 @@ export class AdaptiveLimit {
       this.#baselines.set(sample.key, baseline);
     }
     const rest = baseline.ms;
-    baseline.learn(sample.rttMs, sample.inFlight <= this.#min);
-    if (Number.isFinite(rest) && rest > 0) this.#ratios.push(sample.rttMs / rest);
+    baseline.learn(Math.max(0, sample.rttMs - this.#lastOwnMs), sample.inFlight <= this.#min);
+    const now = this.#now();
+    // A call started before the last change says nothing about the new limit.
+    if (now - sample.rttMs < this.#windowStart) return;
+    if (Number.isFinite(rest) && rest > 0) this.#calls.push({ rttMs: sample.rttMs, restMs: rest });
     this.#peakInFlight = Math.max(this.#peakInFlight, sample.inFlight);
     if (sample.overloaded === true) this.#overloaded = true;
-    const now = this.#now();
-    if (now - this.#windowStart >= this.#windowMs && this.#ratios.length >= this.#minSamples) {
+    if (now - this.#windowStart >= this.#windowMs && this.#calls.length >= this.#minSamples) {
       this.#decide();
       this.#windowStart = now;
-      this.#ratios = [];
+      this.#calls = [];
       this.#peakInFlight = 0;
       this.#overloaded = false;
     }
   }
 
   #decide(): void {
-    const ratio = median(this.#ratios);
+    const own = this.#ownDelayMs();
+    this.#lastOwnMs = own;
+    const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
+    const before = this.#limit;
+    const calls = this.#calls;
+    const peak = this.#peakInFlight;
+    queueMicrotask(() => {
+      if (process.env['H17_DEBUG'] !== undefined)
+        appendFileSync(
+          process.env['H17_DEBUG'],
+          `${Math.round(this.#now())} n=${calls.length} own=${own.toFixed(1)} rtt=${median(calls.map((c) => c.rttMs)).toFixed(1)} ratio=${ratio.toFixed(2)} peak=${peak} ${before.toFixed(1)} -> ${this.#limit.toFixed(1)} rest=${calls[0]?.restMs.toFixed(1)}\n`,
+        );
+    });
     const used = Math.min(this.#limit, this.#peakInFlight);
     if (ratio > this.#tolerance || this.#overloaded) {
-      let factor = Math.max(0.5, Math.min(1, this.#tolerance / ratio));
+      let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));
       if (this.#overloaded) factor = Math.min(factor, 0.9);
       this.#limit = clamp(Math.min(this.#limit, used * factor), this.#min, this.#max);
       this.#streak = 0;

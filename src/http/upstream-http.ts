@@ -14,6 +14,7 @@ import { CircuitBreaker, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
 import { AdaptiveLimit } from './adaptive-limit.ts';
+import { loopLagReader } from './loop-lag.ts';
 import { abortReason, ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
@@ -197,6 +198,7 @@ export class UpstreamHttp {
             initial: Math.min(maxConcurrent, Math.max(minConcurrent, initialConcurrency)),
             min: minConcurrent,
             max: maxConcurrent,
+            ownDelayMs: loopLagReader(),
           });
     this.#limiter = new ConcurrencyLimiter(this.#adaptive ?? maxConcurrent, concurrency.maxQueue);
     this.#pool = new Pool(options.baseUrl.origin, {

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 export const scenarioNames = [
   'overhead',
   'upstream-limit',
+  'flat-50',
+  'knee',
   'batching',
   'fan-out',
   'caching',

@@ -46,6 +46,8 @@ export interface LoadResult {
   warmupMismatches: number;
   /** CPU time (user + system) of the process asked about, per measured operation, ms. */
   cpuMsPerOp?: number;
+  /** CPU time (user + system) of the load generator itself over the measured run, ms. */
+  generatorCpuMs?: number;
   /** The machine's CPU time the hypervisor stole during the measured run (0..1), where /proc/stat tells. */
   stealShare?: number;
   /** Every response's latency, ms, when the spec asked for them. */

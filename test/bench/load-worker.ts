@@ -101,7 +101,9 @@ async function run(seconds: number): Promise<Phase> {
   return { result, latencies, seconds: (last - started) / 1000, tally };
 }
 
+const cpuBefore = process.cpuUsage();
 const measured = await run(spec.durationSeconds);
+const cpu = process.cpuUsage(cpuBefore);
 const output: LoadResult = {
   responses: measured.latencies.length,
   warmupResponses: 0,
@@ -113,6 +115,7 @@ const output: LoadResult = {
   non2xx: measured.result.non2xx,
   mismatches: measured.result.mismatches,
   warmupMismatches: 0,
+  generatorCpuMs: (cpu.user + cpu.system) / 1000,
   ...(spec.verify === undefined ? {} : { verified: measured.tally }),
   ...(spec.rawLatencies === true ? { latencies: measured.latencies } : {}),
 };

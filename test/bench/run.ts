@@ -19,6 +19,7 @@ import {
 } from './report.ts';
 import { batching } from './scenarios/batching.ts';
 import { caching } from './scenarios/caching.ts';
+import { flat50, kneeScenario } from './scenarios/adaptive-concurrency.ts';
 import { fanOut } from './scenarios/fan-out.ts';
 import { largeXml } from './scenarios/large-xml.ts';
 import { overhead } from './scenarios/overhead.ts';
@@ -28,6 +29,8 @@ import { upstreamLimit } from './scenarios/upstream-limit.ts';
 const scenarios: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   overhead,
   'upstream-limit': upstreamLimit,
+  'flat-50': flat50,
+  knee: kneeScenario,
   batching,
   'fan-out': fanOut,
   caching,

@@ -24,6 +24,8 @@ function window(
   sample: { rttMs: number; inFlight: number; key?: string; calls?: number; overloaded?: boolean },
 ): number {
   const calls = sample.calls ?? 20;
+  // the calls start together, and end over the next 100 ms
+  clock.ms += sample.rttMs;
   for (let i = 0; i < calls; i++) {
     clock.ms += 100 / calls;
     limit.record({
@@ -38,7 +40,7 @@ function window(
 
 /** Calls at rest first: the latency every later call is compared with. */
 function atRest(subject: ReturnType<typeof limitOnClock>, rttMs = 50, key?: string): void {
-  window(subject, { rttMs, inFlight: 1, ...(key === undefined ? {} : { key }) });
+  window(subject, { rttMs, inFlight: 1, calls: 25, ...(key === undefined ? {} : { key }) });
 }
 
 describe('AdaptiveLimit', () => {
@@ -63,14 +65,35 @@ describe('AdaptiveLimit', () => {
   it('shrinks when latency rises, to the calls in flight that keep it within the tolerance', () => {
     const subject = limitOnClock({ initial: 40 });
     atRest(subject);
-    // twice as slow with 40 in flight: 40 × 1.2 / 2 = 24
-    expect(window(subject, { rttMs: 100, inFlight: 40 })).toBe(24);
+    // 1.5 times as slow with 40 in flight: 40 × 1.2 / 1.5 = 32
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
   });
 
-  it('shrinks at most by half in one window', () => {
+  it('shrinks by at most 30% in one window', () => {
     const subject = limitOnClock({ initial: 100 });
     atRest(subject);
-    expect(window(subject, { rttMs: 1000, inFlight: 100 })).toBe(50);
+    expect(window(subject, { rttMs: 1000, inFlight: 100 })).toBe(70);
+  });
+
+  it("does not take the gateway's own delay in reading answers for the appliance's", () => {
+    const gateway = { delayMs: 0 };
+    const subject = limitOnClock({ ownDelayMs: () => gateway.delayMs });
+    atRest(subject);
+    // busy: it reads every answer 30 ms late
+    gateway.delayMs = 30;
+    expect(window(subject, { rttMs: 80, inFlight: 32 })).toBeGreaterThan(32);
+  });
+
+  it('judges a new limit only by calls started after it was set', () => {
+    const subject = limitOnClock({ initial: 40 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
+    // calls that were already running when the limit changed: no new decision
+    for (let i = 0; i < 40; i++) {
+      subject.clock.ms += 1;
+      subject.limit.record({ key: 'GET /workflows', rttMs: 75, inFlight: 40 });
+    }
+    expect(subject.limit.current).toBe(32);
   });
 
   it('never goes above its ceiling nor below its floor', () => {
