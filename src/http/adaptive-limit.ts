@@ -1,4 +1,3 @@
-import { appendFileSync } from 'node:fs';
 /** One finished upstream call, as the adaptive limit learns from it. */
 export interface LimitSample {
   /** What the call asked for (method and route template): each has a latency of its own. */
@@ -71,21 +70,22 @@ class Baseline {
 /**
  * A limit of calls in flight to one appliance that follows its latency, in
  * the manner of the gradient limits of Netflix's concurrency-limits and
- * Envoy's adaptive concurrency filter. Each call's latency is compared with
- * what the same request (method and route) takes at rest, measured on calls
- * made while at most `min` calls were in flight; so a mix of fast and slow
- * routes is not mistaken for overload, and a long spell at the limit never
- * becomes the new "at rest".
+ * Envoy's adaptive concurrency filter. Each call's latency, less the
+ * gateway's own delay in reading answers (`ownDelayMs`), is compared with what
+ * the same request (method and route) takes at rest, learnt from calls made
+ * while at most `min` calls were in flight: a mix of fast and slow routes is
+ * not mistaken for overload, and a long spell at the limit never becomes the
+ * new "at rest".
  *
- * At most once per window (`windowMs`, and at least `minSamples` calls), the
- * median of those ratios decides:
+ * At most once per window (`windowMs`, and at least `minSamples` calls
+ * started since the last change), the median of those ratios decides:
  * - above `tolerance`: the appliance queues. The limit becomes the calls that
- *   were in flight times tolerance / ratio (no less than half of them): where
+ *   were in flight times tolerance / ratio (at most 30% less at once): where
  *   latency grows in proportion to the calls beyond the appliance's capacity,
  *   this lands on the number of calls that keeps it within the tolerance.
  * - within it, while the limit was in use (calls in flight reached 80% of it):
  *   the limit grows by 1, 2, 3, … per window since the last shrink, at most by
- *   its square root; a fresh limit climbs fast, one that has just found the
+ *   its square root: a fresh limit climbs fast, one that has just found the
  *   appliance's knee probes above it gently.
  * - an overloaded answer (429, 503, a timeout) shrinks it by at least 10%.
  * The limit stays within [min, max].
@@ -153,16 +153,6 @@ export class AdaptiveLimit {
     const own = this.#ownDelayMs();
     this.#lastOwnMs = own;
     const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
-    const before = this.#limit;
-    const calls = this.#calls;
-    const peak = this.#peakInFlight;
-    queueMicrotask(() => {
-      if (process.env['H17_DEBUG'] !== undefined)
-        appendFileSync(
-          process.env['H17_DEBUG'],
-          `${Math.round(this.#now())} n=${calls.length} own=${own.toFixed(1)} rtt=${median(calls.map((c) => c.rttMs)).toFixed(1)} ratio=${ratio.toFixed(2)} peak=${peak} ${before.toFixed(1)} -> ${this.#limit.toFixed(1)} rest=${calls[0]?.restMs.toFixed(1)}\n`,
-        );
-    });
     const used = Math.min(this.#limit, this.#peakInFlight);
     if (ratio > this.#tolerance || this.#overloaded) {
       let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));

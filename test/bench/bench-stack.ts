@@ -59,7 +59,6 @@ const startupMs = 60_000;
 export const gatewayDefaults: Readonly<Record<string, string>> = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
-  H17_DEBUG: '/tmp/h17-decisions.log',
   READY_PROBE_INTERVAL_MS: '1000',
   SHUTDOWN_GRACE_MS: '2000',
 };

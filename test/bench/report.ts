@@ -1,4 +1,5 @@
 import { fmt } from './bench-context.ts';
+import { defaultRunLimitSeconds } from './bench-options.ts';
 import type { Machine } from './machine.ts';
 
 /** One target of the issue, with what was measured. */
@@ -106,7 +107,10 @@ export function benchmarksMarkdown(run: Run): string {
         ['host steal over the run', fmt.share(run.stealShare)],
         ['core pinning', run.pinning],
         ['options', run.options],
-        ['run time', `${Math.round(run.durationSeconds)} s`],
+        [
+          'run time',
+          `${Math.round(run.durationSeconds)} s${run.options === '(defaults)' ? ` (the default run: under ${defaultRunLimitSeconds} s wanted)` : ''}`,
+        ],
         ['targets met', `${passed} of ${judged}`],
       ],
     ),

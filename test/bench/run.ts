@@ -7,7 +7,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { BenchContext } from './bench-context.ts';
-import { parseBenchOptions, scenarioNames, usage, type ScenarioName } from './bench-options.ts';
+import {
+  defaultRunLimitSeconds,
+  parseBenchOptions,
+  scenarioNames,
+  usage,
+  type ScenarioName,
+} from './bench-options.ts';
 import { cpuTicks, describeMachine, stealShare } from './machine.ts';
 import { pinningAvailable, root } from './processes.ts';
 import {
@@ -90,6 +96,11 @@ async function main(): Promise<number> {
     sections,
   };
   console.log(consoleSummary(run));
+  if (isDefaultRun(options.argv) && run.durationSeconds > defaultRunLimitSeconds) {
+    ctx.log(
+      `the default run took ${Math.round(run.durationSeconds)} s, over its ${defaultRunLimitSeconds} s`,
+    );
+  }
   if (options.write) {
     const file = resolve(root, 'BENCHMARKS.md');
     const partial = scenarioNames.some((name) => !options.only.includes(name));
@@ -104,6 +115,10 @@ async function main(): Promise<number> {
   }
   const failed = sections.flatMap((s) => s.checks).filter((c) => c.pass === false).length;
   return failed === 0 ? 0 : 1;
+}
+
+function isDefaultRun(argv: readonly string[]): boolean {
+  return argv.every((arg) => arg === '--no-write' || arg === '--no-pin');
 }
 
 /** A scenario that could not run: reported as a failed target, the others still run. */
