@@ -79,7 +79,8 @@ class Baseline {
  *
  * At most once per window (`windowMs`, and at least `minSamples` calls
  * started since the last change), the median of those ratios decides:
- * - above `tolerance`: the appliance queues. The limit becomes the calls that
+ * - above `tolerance` in two windows in a row (one may be a stall of the
+ *   gateway or the network): the appliance queues. The limit becomes the calls that
  *   were in flight times tolerance / ratio (at most 30% less at once): where
  *   latency grows in proportion to the calls beyond the appliance's capacity,
  *   this lands on the number of calls that keeps it within the tolerance.
@@ -106,6 +107,7 @@ export class AdaptiveLimit {
   #calls: Timed[] = [];
   #peakInFlight = 0;
   #overloaded = false;
+  #slowBefore = false;
   /** The gateway's own delay over the last window. */
   #lastOwnMs = 0;
 
@@ -154,12 +156,16 @@ export class AdaptiveLimit {
     this.#lastOwnMs = own;
     const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
     const used = Math.min(this.#limit, this.#peakInFlight);
-    if (ratio > this.#tolerance || this.#overloaded) {
+    const slow = ratio > this.#tolerance;
+    // One slow window may be a stall (a collection, a core taken away): it takes two in a row.
+    const wasSlow = this.#slowBefore;
+    this.#slowBefore = slow;
+    if ((slow && wasSlow) || this.#overloaded) {
       let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));
       if (this.#overloaded) factor = Math.min(factor, 0.9);
       this.#limit = clamp(Math.min(this.#limit, used * factor), this.#min, this.#max);
       this.#streak = 0;
-    } else if (this.#peakInFlight >= 0.8 * this.#limit) {
+    } else if (!slow && this.#peakInFlight >= 0.8 * this.#limit) {
       this.#streak += 1;
       const step = Math.min(this.#streak, Math.max(1, Math.sqrt(this.#limit)));
       this.#limit = clamp(this.#limit + step, this.#min, this.#max);

@@ -65,13 +65,22 @@ describe('AdaptiveLimit', () => {
   it('shrinks when latency rises, to the calls in flight that keep it within the tolerance', () => {
     const subject = limitOnClock({ initial: 40 });
     atRest(subject);
-    // 1.5 times as slow with 40 in flight: 40 × 1.2 / 1.5 = 32
+    // 1.5 times as slow with 40 in flight, twice in a row: 40 × 1.2 / 1.5 = 32
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(40);
     expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
+  });
+
+  it('takes one slow window for a stall, not for overload', () => {
+    const subject = limitOnClock({ initial: 40 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 300, inFlight: 40 })).toBe(40);
+    expect(window(subject, { rttMs: 50, inFlight: 40 })).toBe(41);
   });
 
   it('shrinks by at most 30% in one window', () => {
     const subject = limitOnClock({ initial: 100 });
     atRest(subject);
+    window(subject, { rttMs: 1000, inFlight: 100 });
     expect(window(subject, { rttMs: 1000, inFlight: 100 })).toBe(70);
   });
 
@@ -87,6 +96,7 @@ describe('AdaptiveLimit', () => {
   it('judges a new limit only by calls started after it was set', () => {
     const subject = limitOnClock({ initial: 40 });
     atRest(subject);
+    window(subject, { rttMs: 75, inFlight: 40 });
     expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
     // calls that were already running when the limit changed: no new decision
     for (let i = 0; i < 40; i++) {
