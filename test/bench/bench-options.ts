@@ -86,10 +86,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
   return {
     quick,
     rowSeconds: positive('row-seconds', values['row-seconds'], quick ? 2 : 10),
-    warmupSeconds: quick ? 1 : 3,
+    warmupSeconds: quick ? 1 : 2,
     soakSeconds,
-    // 20 s of the default soak: the default run stays under 12 minutes
-    soakWarmupSeconds: quick ? 5 : Math.min(20, Math.max(5, Math.round(soakSeconds / 5))),
+    // 15 s before the default soak, 2 s before each row: the default run stays under 12 minutes
+    soakWarmupSeconds: quick ? 5 : Math.min(15, Math.max(5, Math.round(soakSeconds / 5))),
     soakRate: positive('soak-rate', values['soak-rate'], 400),
     samples: quick ? 10 : 30,
     only: only as ScenarioName[],
