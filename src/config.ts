@@ -56,7 +56,10 @@ export interface Limits {
 
 export interface Resilience {
   retries: number;
+  /** Calls in flight per upstream: the ceiling of the adaptive limit, or the fixed cap. */
   maxConcurrent: number;
+  /** The floor of the adaptive limit; undefined: a fixed cap of `maxConcurrent`. */
+  minConcurrent: number | undefined;
   maxQueue: number;
   circuitFailureThreshold: number;
   circuitResetMs: number;
@@ -179,7 +182,7 @@ export function loadConfig(env: Env): Config {
     },
     resilience: {
       retries: read.integer('UPSTREAM_RETRIES', retry.retries, 0, 10),
-      maxConcurrent: read.integer('UPSTREAM_MAX_CONCURRENCY', concurrency.maxConcurrent, 1, 10000),
+      ...readConcurrency(read),
       maxQueue: read.integer('UPSTREAM_MAX_QUEUE', concurrency.maxQueue, 0, 1_000_000),
       circuitFailureThreshold: read.integer(
         'CIRCUIT_FAILURE_THRESHOLD',
@@ -206,6 +209,33 @@ export function loadConfig(env: Env): Config {
   };
   refuseOpenExposure(config);
   return config;
+}
+
+function readConcurrency(
+  read: ReturnType<typeof reader>,
+): Pick<Resilience, 'maxConcurrent' | 'minConcurrent'> {
+  const maxConcurrent = read.integer(
+    'UPSTREAM_MAX_CONCURRENCY',
+    defaultResilience.concurrency.maxConcurrent,
+    1,
+    10000,
+  );
+  const adaptive =
+    read.text('UPSTREAM_ADAPTIVE_CONCURRENCY') === undefined ||
+    read.flag('UPSTREAM_ADAPTIVE_CONCURRENCY');
+  const minConcurrent = read.integer(
+    'UPSTREAM_MIN_CONCURRENCY',
+    Math.min(defaultResilience.concurrency.minConcurrent, maxConcurrent),
+    1,
+    10000,
+  );
+  if (minConcurrent > maxConcurrent) {
+    throw new ConfigError(
+      'UPSTREAM_MIN_CONCURRENCY',
+      `must not be above UPSTREAM_MAX_CONCURRENCY (${minConcurrent} > ${maxConcurrent})`,
+    );
+  }
+  return { maxConcurrent, minConcurrent: adaptive ? minConcurrent : undefined };
 }
 
 function readServerLimits(read: ReturnType<typeof reader>): ServerLimits {

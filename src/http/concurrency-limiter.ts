@@ -17,9 +17,15 @@ interface Claimant {
   readonly waiting: Waiter[];
 }
 
+/** A limit that may change over time (an AdaptiveLimit). */
+export interface LimitSource {
+  readonly current: number;
+}
+
 /**
- * At most `maxConcurrent` calls run at once, and at most `maxPerOwner` of one
- * owner (a GraphQL request; default: half the slots). Up to `maxQueue` more
+ * At most `limit` calls run at once (a number, or a source read at every
+ * grant), and at most `maxPerOwner` of one owner (a GraphQL request; default:
+ * half the current limit). Up to `maxQueue` more
  * wait; a freed slot goes to the owners with waiting calls in turn
  * (round-robin), so one request's hundred calls delay another's single call
  * by one turn, not by a hundred. When the queue is full, a call of an owner
@@ -29,19 +35,28 @@ interface Claimant {
  * without an owner are each their own owner.
  */
 export class ConcurrencyLimiter {
-  readonly #maxConcurrent: number;
+  readonly #limit: LimitSource;
   readonly #maxQueue: number;
-  readonly #maxPerOwner: number;
+  readonly #fixedPerOwner: number | undefined;
   readonly #claimants = new Map<object, Claimant>();
   /** Owners with waiting calls, the next to be served first. */
   readonly #turns: Claimant[] = [];
   #running = 0;
   #queued = 0;
 
-  constructor(maxConcurrent: number, maxQueue: number, maxPerOwner?: number) {
-    this.#maxConcurrent = maxConcurrent;
+  constructor(limit: number | LimitSource, maxQueue: number, maxPerOwner?: number) {
+    this.#limit = typeof limit === 'number' ? { current: limit } : limit;
     this.#maxQueue = maxQueue;
-    this.#maxPerOwner = maxPerOwner ?? Math.max(1, Math.floor(maxConcurrent / 2));
+    this.#fixedPerOwner = maxPerOwner;
+  }
+
+  /** Calls that may run at once now. */
+  get limit(): number {
+    return this.#limit.current;
+  }
+
+  get #maxPerOwner(): number {
+    return this.#fixedPerOwner ?? Math.max(1, Math.floor(this.#limit.current / 2));
   }
 
   get running(): number {
@@ -62,7 +77,7 @@ export class ConcurrencyLimiter {
       claimant = { running: 0, waiting: [] };
       this.#claimants.set(owner, claimant);
     }
-    if (this.#running < this.#maxConcurrent && claimant.running < this.#maxPerOwner) {
+    if (this.#running < this.#limit.current && claimant.running < this.#maxPerOwner) {
       this.#running += 1;
       claimant.running += 1;
       return this.#releaser(owner, claimant);
@@ -149,10 +164,12 @@ export class ConcurrencyLimiter {
   /** Hands free slots to waiting calls, one owner after another. */
   #grantFreeSlots(): void {
     let passed = 0;
-    while (this.#running < this.#maxConcurrent && passed < this.#turns.length) {
+    const limit = this.#limit.current;
+    const perOwner = this.#maxPerOwner;
+    while (this.#running < limit && passed < this.#turns.length) {
       const claimant = this.#turns.shift();
       if (claimant === undefined) return;
-      if (claimant.running >= this.#maxPerOwner) {
+      if (claimant.running >= perOwner) {
         this.#turns.push(claimant);
         passed += 1;
         continue;

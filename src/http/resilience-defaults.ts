@@ -12,6 +12,10 @@ export const defaultResilience = {
   retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 } satisfies RetryPolicy,
   /** CIRCUIT_FAILURE_THRESHOLD, CIRCUIT_RESET_MS. */
   circuit: { failureThreshold: 5, resetMs: 10_000 },
-  /** UPSTREAM_MAX_CONCURRENCY, UPSTREAM_MAX_QUEUE. */
-  concurrency: { maxConcurrent: 32, maxQueue: 256 },
+  /**
+   * UPSTREAM_MAX_CONCURRENCY (the adaptive limit's ceiling), UPSTREAM_MIN_CONCURRENCY
+   * (its floor), UPSTREAM_MAX_QUEUE; `initial`: where the adaptive limit starts (the
+   * former fixed default).
+   */
+  concurrency: { maxConcurrent: 256, minConcurrent: 4, initial: 32, maxQueue: 256 },
 };

@@ -14,6 +14,8 @@ import {
 import { CircuitBreaker, type CircuitPass, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
 import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
+import { AdaptiveLimit } from './adaptive-limit.ts';
+import { loopLagReader } from './loop-lag.ts';
 import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
@@ -84,11 +86,22 @@ export interface UpstreamHttpOptions {
   tls?: { ca?: string | Buffer; rejectUnauthorized: boolean };
   retry?: RetryPolicy;
   circuit?: { failureThreshold: number; resetMs: number };
-  concurrency?: { maxConcurrent: number; maxQueue: number };
+  concurrency?: UpstreamConcurrency;
   /** Told of every finished attempt (logs, metrics). */
   observer?: (event: UpstreamCallEvent) => void;
   /** Told of every attempt as it starts (traces): headers to add to it, and a callback for its end. */
   tracer?: UpstreamTracer;
+}
+
+/**
+ * Calls in flight and waiting. Adaptive (`minConcurrent` set): the limit of
+ * calls in flight follows the appliance's latency between `minConcurrent` and
+ * `maxConcurrent` (see AdaptiveLimit); otherwise it is `maxConcurrent`.
+ */
+export interface UpstreamConcurrency {
+  maxConcurrent: number;
+  maxQueue: number;
+  minConcurrent?: number;
 }
 
 /** One attempt about to start, for tracing. */
@@ -138,6 +151,8 @@ export interface UpstreamHealth {
   circuit: CircuitState;
   running: number;
   queued: number;
+  /** Calls that may be in flight now (adaptive: the current limit). */
+  limit: number;
 }
 
 /**
@@ -155,6 +170,7 @@ export class UpstreamHttp {
   readonly #options: UpstreamHttpOptions;
   readonly #breaker: CircuitBreaker;
   readonly #limiter: ConcurrencyLimiter;
+  readonly #adaptive: AdaptiveLimit | undefined;
   readonly #retry: RetryPolicy;
 
   constructor(options: UpstreamHttpOptions) {
@@ -164,7 +180,20 @@ export class UpstreamHttp {
     this.#retry = options.retry ?? defaultResilience.retry;
     this.#breaker = new CircuitBreaker(options.circuit ?? defaultResilience.circuit);
     const concurrency = options.concurrency ?? defaultResilience.concurrency;
-    this.#limiter = new ConcurrencyLimiter(concurrency.maxConcurrent, concurrency.maxQueue);
+    const { maxConcurrent, minConcurrent } = concurrency;
+    this.#adaptive =
+      minConcurrent === undefined
+        ? undefined
+        : new AdaptiveLimit({
+            initial: Math.min(
+              maxConcurrent,
+              Math.max(minConcurrent, defaultResilience.concurrency.initial),
+            ),
+            min: minConcurrent,
+            max: maxConcurrent,
+            ownDelayMs: loopLagReader(),
+          });
+    this.#limiter = new ConcurrencyLimiter(this.#adaptive ?? maxConcurrent, concurrency.maxQueue);
     this.#pool = new Pool(options.baseUrl.origin, {
       connections: concurrency.maxConcurrent,
       keepAliveTimeout: 30_000,
@@ -179,6 +208,7 @@ export class UpstreamHttp {
       circuit: this.#breaker.state,
       running: this.#limiter.running,
       queued: this.#limiter.queued,
+      limit: this.#limiter.limit,
     };
   }
 
@@ -243,7 +273,7 @@ export class UpstreamHttp {
           traced === undefined
             ? request
             : { ...request, headers: { ...request.headers, ...traced.headers } };
-        result = await this.#sendWithSlot(call, sent, signal);
+        result = await this.#sendWithSlot(call, sent, deadline);
       } catch (error) {
         result = this.#mapFailure(error, call.signal, deadline);
       }
@@ -290,8 +320,9 @@ export class UpstreamHttp {
   async #sendWithSlot(
     call: CallContext,
     request: UpstreamRequest,
-    signal: AbortSignal,
+    deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
+    const { signal } = deadline;
     let release: () => void;
     try {
       release = await this.#limiter.acquire(signal, call.operation);
@@ -301,8 +332,23 @@ export class UpstreamHttp {
       }
       throw error;
     }
+    const inFlight = this.#limiter.running;
+    const started = performance.now();
+    const learn = (overloaded: boolean): void =>
+      this.#adaptive?.record({
+        key: `${request.method} ${request.route}`,
+        rttMs: performance.now() - started,
+        inFlight,
+        overloaded,
+      });
     try {
-      return await this.#send(call, request, signal);
+      const response = await this.#send(call, request, signal);
+      learn(response.status === 429 || response.status === 503);
+      return response;
+    } catch (error) {
+      // An answer that could not be used still took the appliance its time; a timeout is overload.
+      if (error instanceof UpstreamBadResponseError || deadline.timedOut) learn(deadline.timedOut);
+      throw error;
     } finally {
       release();
     }

@@ -30,7 +30,13 @@ export function upstreamHttpOptions(
       failureThreshold: resilience.circuitFailureThreshold,
       resetMs: resilience.circuitResetMs,
     },
-    concurrency: { maxConcurrent: resilience.maxConcurrent, maxQueue: resilience.maxQueue },
+    concurrency: {
+      maxConcurrent: resilience.maxConcurrent,
+      maxQueue: resilience.maxQueue,
+      ...(resilience.minConcurrent === undefined
+        ? {}
+        : { minConcurrent: resilience.minConcurrent }),
+    },
   };
   if (upstream.ca !== undefined || upstream.tlsInsecure) {
     options.tls = {

@@ -66,6 +66,15 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'upstream_concurrency_limit',
+      help: 'Upstream calls that may be in flight now (the adaptive limit, or the fixed cap).',
+      labelNames: ['service'],
+      registers: [this.registry],
+      collect() {
+        for (const u of upstreams()) this.set({ service: u.service }, u.health.limit);
+      },
+    });
+    new Gauge({
       name: 'gateway_cache_entries',
       help: 'Entries held by each gateway cache.',
       labelNames: ['cache'],

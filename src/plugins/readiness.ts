@@ -15,6 +15,8 @@ export interface UpstreamReadiness {
   circuit: UpstreamHealth['circuit'];
   running: number;
   queued: number;
+  /** Calls that may be in flight now (the adaptive limit, or the fixed cap). */
+  limit: number;
   /** When the state was probed; null when it never was (a drain before the first probe). */
   checkedAt: string | null;
 }

@@ -15,6 +15,8 @@
  *   --vro-port, --vra-port, --nsx-port <n>
  *                              listen port of each (default 0: any free port)
  *   --latency-ms <n>           every request is answered after n ms (a delay fault)
+ *   --knee <n>                 with --latency-ms: an appliance whose capacity is n requests in
+ *                              flight; beyond n, every answer comes after latency-ms × inFlight / n
  *   --fault-probability <p>    each request fails with probability p (0 to 1), with one of
  *                              --fault-kinds picked evenly; a failed request is not delayed
  *   --fault-kinds <list>       HTTP statuses and/or reset, reset-mid-body, malformed, truncated
@@ -34,6 +36,9 @@
  *   --control-port <n>         also serve request counts on 127.0.0.1:<n> (0: any free port):
  *                              GET /counts -> {"vro":{"total":n,"byRoute":{"GET /vco/api/workflows":n}},...}
  *                              POST /counts/reset -> zeroes them. Without it, no counts are kept.
+ *                              With --latency-ms, also GET /load -> each simulator's requests in
+ *                              flight (now, peak, time-weighted mean, at each arrival) and latency;
+ *                              POST /load/reset starts them afresh.
  *   --help                     this text
  *
  * Only loopback addresses are served. The simulators' request logs are folded
@@ -44,6 +49,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { Fault, FaultPlan } from './faults.ts';
+import { KneeLoad } from './knee.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import type { RecordedRequest } from './sim-server.ts';
 import { startVraSimulator } from './vra/index.ts';
@@ -57,6 +63,8 @@ interface Started {
   service: Service;
   requests: RecordedRequest[];
   faults: FaultPlan;
+  /** With --latency-ms: the delay and what the load looked like. */
+  load?: KneeLoad;
   description: Record<string, string>;
   close(): Promise<void>;
 }
@@ -72,6 +80,7 @@ function parseFlags() {
         'vra-port': { type: 'string' },
         'nsx-port': { type: 'string' },
         'latency-ms': { type: 'string' },
+        knee: { type: 'string' },
         'fault-probability': { type: 'string' },
         'fault-kinds': { type: 'string' },
         'vro-username': { type: 'string' },
@@ -242,7 +251,10 @@ function injectFaults(sim: Started, latencyMs: number, p: number, kinds: readonl
   kinds.forEach((fault, index) => {
     if (share > 0) sim.faults.inject({ fault, probability: share / (1 - index * share) });
   });
-  if (latencyMs > 0) sim.faults.inject({ fault: { kind: 'delay', ms: latencyMs } });
+  if (sim.load !== undefined) {
+    const load = sim.load;
+    sim.faults.inject({ fault: { kind: 'delay', ms: (response) => load.delayFor(response) } });
+  } else if (latencyMs > 0) sim.faults.inject({ fault: { kind: 'delay', ms: latencyMs } });
 }
 
 type Counts = Map<string, number>;
@@ -283,7 +295,12 @@ async function serveControl(
       counts.clear();
       fold(started, counts);
       send(200, { reset: true });
-    } else send(404, { error: 'GET /counts or POST /counts/reset' });
+    } else if (request.method === 'GET' && request.url === '/load') {
+      send(200, Object.fromEntries(started.map((sim) => [sim.service, sim.load?.report()])));
+    } else if (request.method === 'POST' && request.url === '/load/reset') {
+      for (const sim of started) sim.load?.reset();
+      send(200, { reset: true });
+    } else send(404, { error: 'GET /counts, POST /counts/reset, GET /load or POST /load/reset' });
     request.resume();
   });
   await new Promise<void>((resolve, reject) => {
@@ -314,8 +331,14 @@ async function main(): Promise<void> {
   const p = probability();
   const kinds = faultKinds();
   const controlPort = integer('control-port', 0, 65535);
+  const knee = integer('knee', 1, 1_000_000);
+  if (knee !== undefined && latencyMs === 0) throw new UsageError('--knee needs --latency-ms');
   const started: Started[] = [];
-  for (const service of selected()) started.push(await start(service));
+  for (const service of selected()) {
+    const sim = await start(service);
+    if (latencyMs > 0) sim.load = new KneeLoad(latencyMs, knee);
+    started.push(sim);
+  }
   for (const sim of started) injectFaults(sim, latencyMs, p, kinds);
 
   const counts = new Map<Service, Counts>();

@@ -9,8 +9,11 @@ import type { RecordedRequest } from './sim-server.ts';
 
 /** What a simulator can be told to do wrong. */
 export type Fault =
-  /** Answer normally, but only after `ms` (nothing at all when the client leaves first). */
-  | { kind: 'delay'; ms: number }
+  /**
+   * Answer normally, but only after `ms` (nothing at all when the client leaves
+   * first); a function decides each request's delay as it arrives.
+   */
+  | { kind: 'delay'; ms: number | ((response: ServerResponse) => number) }
   /**
    * Answer this status instead. A string body is sent as it is (in the
    * simulator's error media type unless `contentType` says otherwise), any
@@ -110,7 +113,8 @@ export function withFaults(
       case undefined:
         return handler(request, response);
       case 'delay':
-        if (!(await pause(response, fault.ms))) return;
+        if (!(await pause(response, typeof fault.ms === 'number' ? fault.ms : fault.ms(response))))
+          return;
         return handler(request, response);
       case 'status': {
         const { body, contentType } = statusBody(fault, bodies);

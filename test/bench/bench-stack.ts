@@ -17,6 +17,8 @@ export type RouteCounts = Record<string, { total: number; byRoute: Record<string
 
 export interface SimulatorOptions {
   latencyMs?: number;
+  /** With latencyMs: the simulators' capacity in calls in flight (`--knee`). */
+  knee?: number;
   faultProbability?: number;
   catalogItems?: number;
   /**
@@ -57,8 +59,6 @@ const startupMs = 60_000;
 export const gatewayDefaults: Readonly<Record<string, string>> = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
-  UPSTREAM_MAX_CONCURRENCY: '256',
-  UPSTREAM_MAX_QUEUE: '4096',
   READY_PROBE_INTERVAL_MS: '1000',
   SHUTDOWN_GRACE_MS: '2000',
 };
@@ -68,6 +68,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const sim = options.simulators ?? {};
   const simArgs = ['src/simulators/cli.ts', '--control-port', '0'];
   if (sim.latencyMs !== undefined) simArgs.push('--latency-ms', String(sim.latencyMs));
+  if (sim.knee !== undefined) simArgs.push('--knee', String(sim.knee));
   if (sim.faultProbability !== undefined) {
     simArgs.push('--fault-probability', String(sim.faultProbability));
   }

@@ -50,6 +50,8 @@ export interface LoadResult {
   loadGenCoreShare?: number;
   /** CPU time of each process asked about (`busyOf`) over the measured run, as a share of one core. */
   coreShares?: Record<string, number>;
+  /** CPU time (user + system) of the load generator itself over the measured run, ms. */
+  generatorCpuMs?: number;
   /** The machine's CPU time the hypervisor stole during the measured run (0..1), where /proc/stat tells. */
   stealShare?: number;
   /** Every response's latency, ms, when the spec asked for them. */

@@ -116,6 +116,7 @@ const output: LoadResult = {
   mismatches: measured.result.mismatches,
   warmupMismatches: 0,
   loadGenCoreShare: (cpu.user + cpu.system) / 1e6 / measured.seconds,
+  generatorCpuMs: (cpu.user + cpu.system) / 1000,
   ...(spec.verify === undefined ? {} : { verified: measured.tally }),
   ...(spec.rawLatencies === true ? { latencies: measured.latencies } : {}),
 };

@@ -1,4 +1,5 @@
 import { fmt } from './bench-context.ts';
+import { defaultRunLimitSeconds } from './bench-options.ts';
 import type { Machine } from './machine.ts';
 
 /** One target of the issue, with what was measured. */
@@ -106,7 +107,10 @@ export function benchmarksMarkdown(run: Run): string {
         ['host steal over the run', fmt.share(run.stealShare)],
         ['core pinning', run.pinning],
         ['options', run.options],
-        ['run time', `${Math.round(run.durationSeconds)} s`],
+        [
+          'run time',
+          `${Math.round(run.durationSeconds)} s${run.options === '(defaults)' ? ` (the default run: under ${defaultRunLimitSeconds} s wanted)` : ''}`,
+        ],
         ['targets met', `${passed} of ${judged}`],
       ],
     ),
@@ -116,8 +120,8 @@ export function benchmarksMarkdown(run: Run): string {
     '',
     '- The gateway runs with `LOG_LEVEL=warn`: at `info` it writes one JSON line per request,',
     '  and writing it to a pipe is part of what is measured, not of the GraphQL layer.',
-    '  Other settings: `UPSTREAM_MAX_CONCURRENCY=256`, `UPSTREAM_MAX_QUEUE=4096` (so that the',
-    '  100-connection scenario is not capped by the default 32), defaults otherwise.',
+    '  Every other setting is its default (the upstream concurrency limits included), unless a',
+    '  section says otherwise.',
     "- Latency percentiles are computed from autocannon's own per-response timings (it",
     '  records them with sub-millisecond precision; its histogram keeps whole milliseconds).',
     '  Throughput is responses divided by the measured time. Each load row is preceded by a',

@@ -7,7 +7,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { BenchContext } from './bench-context.ts';
-import { parseBenchOptions, scenarioNames, usage, type ScenarioName } from './bench-options.ts';
+import {
+  defaultRunLimitSeconds,
+  parseBenchOptions,
+  scenarioNames,
+  usage,
+  type ScenarioName,
+} from './bench-options.ts';
 import { cpuTicks, describeMachine, stealShare } from './machine.ts';
 import { pinningAvailable, root } from './processes.ts';
 import {
@@ -19,6 +25,7 @@ import {
 } from './report.ts';
 import { batching } from './scenarios/batching.ts';
 import { caching } from './scenarios/caching.ts';
+import { flat50, kneeScenario } from './scenarios/adaptive-concurrency.ts';
 import { fanOut } from './scenarios/fan-out.ts';
 import { largeXml } from './scenarios/large-xml.ts';
 import { overhead } from './scenarios/overhead.ts';
@@ -28,6 +35,8 @@ import { upstreamLimit } from './scenarios/upstream-limit.ts';
 const scenarios: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   overhead,
   'upstream-limit': upstreamLimit,
+  'flat-50': flat50,
+  knee: kneeScenario,
   batching,
   'fan-out': fanOut,
   caching,
@@ -87,6 +96,11 @@ async function main(): Promise<number> {
     sections,
   };
   console.log(consoleSummary(run));
+  if (isDefaultRun(options.argv) && run.durationSeconds > defaultRunLimitSeconds) {
+    ctx.log(
+      `the default run took ${Math.round(run.durationSeconds)} s, over its ${defaultRunLimitSeconds} s`,
+    );
+  }
   if (options.write) {
     const file = resolve(root, 'BENCHMARKS.md');
     const partial = scenarioNames.some((name) => !options.only.includes(name));
@@ -101,6 +115,10 @@ async function main(): Promise<number> {
   }
   const failed = sections.flatMap((s) => s.checks).filter((c) => c.pass === false).length;
   return failed === 0 ? 0 : 1;
+}
+
+function isDefaultRun(argv: readonly string[]): boolean {
+  return argv.every((arg) => arg === '--no-write' || arg === '--no-pin');
 }
 
 /** A scenario that could not run: reported as a failed target, the others still run. */

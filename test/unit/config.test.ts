@@ -35,15 +35,18 @@ describe('loadConfig', () => {
 
   it('uses the README resilience defaults, the same the seam takes for an option left out', () => {
     const { resilience } = loadConfig({});
-    expect([resilience.retries, resilience.maxConcurrent, resilience.maxQueue]).toEqual([
-      2, 32, 256,
-    ]);
+    expect([
+      resilience.retries,
+      resilience.maxConcurrent,
+      resilience.minConcurrent,
+      resilience.maxQueue,
+    ]).toEqual([2, 256, 4, 256]);
     expect([resilience.circuitFailureThreshold, resilience.circuitResetMs]).toEqual([5, 10_000]);
     expect(upstreamHttpOptions(gatewayConfig(loadConfig({})), 'vro')).toMatchObject({
       timeoutMs: 30_000,
       retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 },
       circuit: { failureThreshold: 5, resetMs: 10_000 },
-      concurrency: { maxConcurrent: 32, maxQueue: 256 },
+      concurrency: { maxConcurrent: 256, minConcurrent: 4, maxQueue: 256 },
     });
   });
 

@@ -1,0 +1,187 @@
+/** One finished upstream call, as the adaptive limit learns from it. */
+export interface LimitSample {
+  /** What the call asked for (method and route template): each has a latency of its own. */
+  key: string;
+  /** From handing the request to the connection pool to the end of the answer. */
+  rttMs: number;
+  /** Calls running at this upstream when it started, itself included. */
+  inFlight: number;
+  /** The appliance said it is overloaded (429, 503) or did not answer in time. */
+  overloaded?: boolean;
+}
+
+export interface AdaptiveLimitOptions {
+  /** The limit before anything is learnt. */
+  initial: number;
+  min: number;
+  /** The ceiling (UPSTREAM_MAX_CONCURRENCY). */
+  max: number;
+  /** How much slower than at rest the appliance may answer before the limit shrinks. */
+  tolerance?: number;
+  /** Shortest time between two changes of the limit. */
+  windowMs?: number;
+  /** Fewest calls a decision is based on. */
+  minSamples?: number;
+  now?: () => number;
+  /**
+   * The gateway's own delay in answering (its event loop's, ms) since the
+   * previous call: taken off every latency, so that a busy gateway does not
+   * mistake its own slowness for the appliance's.
+   */
+  ownDelayMs?: () => number;
+}
+
+/** A call of the current window: its latency and what its route takes at rest. */
+interface Timed {
+  rttMs: number;
+  restMs: number;
+}
+
+/** Quiet calls kept per key; the latency at rest is read from them once there are `quietNeeded`. */
+const quietKept = 16;
+const quietNeeded = 8;
+
+/**
+ * A key's latency at rest: the lower quartile of its last calls made with few
+ * others in flight (a few of them slowed by a new connection, a cold start or
+ * a stalled gateway do not count); until there are enough of them, the
+ * fastest call so far.
+ */
+class Baseline {
+  readonly #quiet: number[] = [];
+  #quartile = Number.POSITIVE_INFINITY;
+  /** Until a quiet call is seen: the fastest call so far. */
+  #fastest = Number.POSITIVE_INFINITY;
+
+  get ms(): number {
+    return this.#quiet.length >= quietNeeded ? this.#quartile : this.#fastest;
+  }
+
+  learn(rttMs: number, quiet: boolean): void {
+    this.#fastest = Math.min(this.#fastest, rttMs);
+    if (!quiet) return;
+    this.#quiet.push(rttMs);
+    if (this.#quiet.length > quietKept) this.#quiet.shift();
+    const sorted = [...this.#quiet].sort((a, b) => a - b);
+    this.#quartile = sorted[Math.floor((sorted.length - 1) / 4)] ?? rttMs;
+  }
+}
+
+/**
+ * A limit of calls in flight to one appliance that follows its latency, in
+ * the manner of the gradient limits of Netflix's concurrency-limits and
+ * Envoy's adaptive concurrency filter. Each call's latency, less the
+ * gateway's own delay in reading answers (`ownDelayMs`), is compared with what
+ * the same request (method and route) takes at rest, learnt from calls made
+ * while at most `min` calls were in flight: a mix of fast and slow routes is
+ * not mistaken for overload, and a long spell at the limit never becomes the
+ * new "at rest".
+ *
+ * At most once per window (`windowMs`, and at least `minSamples` calls
+ * started since the last change), the median of those ratios decides:
+ * - above `tolerance` in two windows in a row (one may be a stall of the
+ *   gateway or the network): the appliance queues. The limit becomes the calls that
+ *   were in flight times tolerance / ratio (at most 30% less at once): where
+ *   latency grows in proportion to the calls beyond the appliance's capacity,
+ *   this lands on the number of calls that keeps it within the tolerance.
+ * - within it, while the limit was in use (calls in flight reached 80% of it):
+ *   the limit grows by 1, 2, 3, … per window since the last shrink, at most by
+ *   its square root: a fresh limit climbs fast, one that has just found the
+ *   appliance's knee probes above it gently.
+ * - an overloaded answer (429, 503, a timeout) shrinks it by at least 10%.
+ * The limit stays within [min, max].
+ */
+export class AdaptiveLimit {
+  readonly #min: number;
+  readonly #max: number;
+  readonly #tolerance: number;
+  readonly #windowMs: number;
+  readonly #minSamples: number;
+  readonly #now: () => number;
+  readonly #ownDelayMs: () => number;
+  readonly #baselines = new Map<string, Baseline>();
+  #limit: number;
+  /** Windows in a row the limit grew; the next growth step. */
+  #streak = 0;
+  #windowStart: number;
+  #calls: Timed[] = [];
+  #peakInFlight = 0;
+  #overloaded = false;
+  #slowBefore = false;
+  /** The gateway's own delay over the last window. */
+  #lastOwnMs = 0;
+
+  constructor(options: AdaptiveLimitOptions) {
+    this.#min = options.min;
+    this.#max = options.max;
+    this.#limit = clamp(options.initial, options.min, options.max);
+    this.#tolerance = options.tolerance ?? 1.2;
+    this.#windowMs = options.windowMs ?? 100;
+    this.#minSamples = options.minSamples ?? 20;
+    this.#now = options.now ?? (() => performance.now());
+    this.#ownDelayMs = options.ownDelayMs ?? (() => 0);
+    this.#windowStart = this.#now();
+  }
+
+  /** Calls that may be in flight now. */
+  get current(): number {
+    return Math.floor(this.#limit + 1e-9);
+  }
+
+  record(sample: LimitSample): void {
+    let baseline = this.#baselines.get(sample.key);
+    if (baseline === undefined) {
+      baseline = new Baseline();
+      this.#baselines.set(sample.key, baseline);
+    }
+    const rest = baseline.ms;
+    baseline.learn(Math.max(0, sample.rttMs - this.#lastOwnMs), sample.inFlight <= this.#min);
+    const now = this.#now();
+    // A call started before the last change says nothing about the new limit.
+    if (now - sample.rttMs < this.#windowStart) return;
+    if (Number.isFinite(rest) && rest > 0) this.#calls.push({ rttMs: sample.rttMs, restMs: rest });
+    this.#peakInFlight = Math.max(this.#peakInFlight, sample.inFlight);
+    if (sample.overloaded === true) this.#overloaded = true;
+    if (now - this.#windowStart >= this.#windowMs && this.#calls.length >= this.#minSamples) {
+      this.#decide();
+      this.#windowStart = now;
+      this.#calls = [];
+      this.#peakInFlight = 0;
+      this.#overloaded = false;
+    }
+  }
+
+  #decide(): void {
+    const own = this.#ownDelayMs();
+    this.#lastOwnMs = own;
+    const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
+    const used = Math.min(this.#limit, this.#peakInFlight);
+    const slow = ratio > this.#tolerance;
+    // One slow window may be a stall (a collection, a core taken away): it takes two in a row.
+    const wasSlow = this.#slowBefore;
+    this.#slowBefore = slow;
+    if ((slow && wasSlow) || this.#overloaded) {
+      let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));
+      if (this.#overloaded) factor = Math.min(factor, 0.9);
+      this.#limit = clamp(Math.min(this.#limit, used * factor), this.#min, this.#max);
+      this.#streak = 0;
+    } else if (!slow && this.#peakInFlight >= 0.8 * this.#limit) {
+      this.#streak += 1;
+      const step = Math.min(this.#streak, Math.max(1, Math.sqrt(this.#limit)));
+      this.#limit = clamp(this.#limit + step, this.#min, this.#max);
+    }
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** Sorts `values` in place. */
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  const middle = values.length >> 1;
+  return values.length % 2 === 1
+    ? (values[middle] ?? 0)
+    : ((values[middle - 1] ?? 0) + (values[middle] ?? 0)) / 2;
+}

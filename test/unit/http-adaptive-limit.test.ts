@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveLimit, type AdaptiveLimitOptions } from '../../src/http/adaptive-limit.ts';
+import { ConcurrencyLimiter } from '../../src/http/concurrency-limiter.ts';
+
+/** An adaptive limit on a clock the test moves. */
+function limitOnClock(options: Partial<AdaptiveLimitOptions> = {}) {
+  const clock = { ms: 0 };
+  const limit = new AdaptiveLimit({
+    initial: 32,
+    min: 4,
+    max: 256,
+    ...options,
+    now: () => clock.ms,
+  });
+  return { limit, clock };
+}
+
+/**
+ * One window of the appliance's life: `calls` calls of `key` that took `rttMs`
+ * each with `inFlight` in flight, spread over 100 ms of the clock.
+ */
+function window(
+  { limit, clock }: ReturnType<typeof limitOnClock>,
+  sample: { rttMs: number; inFlight: number; key?: string; calls?: number; overloaded?: boolean },
+): number {
+  const calls = sample.calls ?? 20;
+  // the calls start together, and end over the next 100 ms
+  clock.ms += sample.rttMs;
+  for (let i = 0; i < calls; i++) {
+    clock.ms += 100 / calls;
+    limit.record({
+      key: sample.key ?? 'GET /workflows',
+      rttMs: sample.rttMs,
+      inFlight: sample.inFlight,
+      ...(sample.overloaded === undefined ? {} : { overloaded: sample.overloaded }),
+    });
+  }
+  return limit.current;
+}
+
+/** Calls at rest first: the latency every later call is compared with. */
+function atRest(subject: ReturnType<typeof limitOnClock>, rttMs = 50, key?: string): void {
+  window(subject, { rttMs, inFlight: 1, calls: 25, ...(key === undefined ? {} : { key }) });
+}
+
+describe('AdaptiveLimit', () => {
+  it('grows while latency stays flat and the calls in flight reach the limit', () => {
+    const subject = limitOnClock();
+    atRest(subject);
+    const seen = [subject.limit.current];
+    for (let i = 0; i < 15; i++) {
+      seen.push(window(subject, { rttMs: 52, inFlight: subject.limit.current }));
+    }
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] ?? 0);
+    expect(subject.limit.current).toBeGreaterThanOrEqual(110);
+  });
+
+  it('does not grow while the calls in flight stay well below the limit', () => {
+    const subject = limitOnClock();
+    atRest(subject);
+    for (let i = 0; i < 20; i++) window(subject, { rttMs: 50, inFlight: 10 });
+    expect(subject.limit.current).toBe(32);
+  });
+
+  it('shrinks when latency rises, to the calls in flight that keep it within the tolerance', () => {
+    const subject = limitOnClock({ initial: 40 });
+    atRest(subject);
+    // 1.5 times as slow with 40 in flight, twice in a row: 40 × 1.2 / 1.5 = 32
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(40);
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
+  });
+
+  it('takes one slow window for a stall, not for overload', () => {
+    const subject = limitOnClock({ initial: 40 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 300, inFlight: 40 })).toBe(40);
+    expect(window(subject, { rttMs: 50, inFlight: 40 })).toBe(41);
+  });
+
+  it('shrinks by at most 30% in one window', () => {
+    const subject = limitOnClock({ initial: 100 });
+    atRest(subject);
+    window(subject, { rttMs: 1000, inFlight: 100 });
+    expect(window(subject, { rttMs: 1000, inFlight: 100 })).toBe(70);
+  });
+
+  it("does not take the gateway's own delay in reading answers for the appliance's", () => {
+    const gateway = { delayMs: 0 };
+    const subject = limitOnClock({ ownDelayMs: () => gateway.delayMs });
+    atRest(subject);
+    // busy: it reads every answer 30 ms late
+    gateway.delayMs = 30;
+    expect(window(subject, { rttMs: 80, inFlight: 32 })).toBeGreaterThan(32);
+  });
+
+  it('judges a new limit only by calls started after it was set', () => {
+    const subject = limitOnClock({ initial: 40 });
+    atRest(subject);
+    window(subject, { rttMs: 75, inFlight: 40 });
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
+    // calls that were already running when the limit changed: no new decision
+    for (let i = 0; i < 40; i++) {
+      subject.clock.ms += 1;
+      subject.limit.record({ key: 'GET /workflows', rttMs: 75, inFlight: 40 });
+    }
+    expect(subject.limit.current).toBe(32);
+  });
+
+  it('never goes above its ceiling nor below its floor', () => {
+    const subject = limitOnClock({ initial: 32, min: 6, max: 40 });
+    atRest(subject);
+    for (let i = 0; i < 30; i++) window(subject, { rttMs: 50, inFlight: subject.limit.current });
+    expect(subject.limit.current).toBe(40);
+    for (let i = 0; i < 30; i++) window(subject, { rttMs: 5000, inFlight: 40 });
+    expect(subject.limit.current).toBe(6);
+  });
+
+  it('settles at the knee of an appliance whose latency grows with the calls beyond 20', () => {
+    const subject = limitOnClock({ initial: 32 });
+    const appliance = (inFlight: number): number => 50 * Math.max(1, inFlight / 20);
+    atRest(subject);
+    const late: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const inFlight = subject.limit.current;
+      window(subject, { rttMs: appliance(inFlight), inFlight });
+      if (i >= 20) late.push(subject.limit.current);
+    }
+    expect(Math.min(...late)).toBeGreaterThanOrEqual(20);
+    expect(appliance(Math.max(...late)) / 50).toBeLessThanOrEqual(1.3);
+  });
+
+  it('compares each route with its own latency at rest, so a mix of fast and slow routes is no overload', () => {
+    const subject = limitOnClock();
+    atRest(subject, 10, 'GET /workflows/{id}');
+    atRest(subject, 300, 'GET /workflows');
+    for (let i = 0; i < 10; i++) {
+      const inFlight = subject.limit.current;
+      window(subject, { rttMs: 11, inFlight, key: 'GET /workflows/{id}', calls: 10 });
+      window(subject, { rttMs: 310, inFlight, key: 'GET /workflows', calls: 10 });
+    }
+    expect(subject.limit.current).toBeGreaterThan(32);
+  });
+
+  it('keeps the latency at rest from quiet calls only, so a long spell at the limit never becomes the norm', () => {
+    const subject = limitOnClock({ initial: 30 });
+    atRest(subject);
+    for (let i = 0; i < 100; i++) window(subject, { rttMs: 75, inFlight: 30 });
+    // 1.5 times as slow as at rest, however long it lasts: still shrunk
+    expect(subject.limit.current).toBeLessThan(30);
+  });
+
+  it('learns a slower latency at rest from calls made with few in flight', () => {
+    const subject = limitOnClock({ initial: 30 });
+    atRest(subject, 50);
+    atRest(subject, 100);
+    for (let i = 0; i < 10; i++) window(subject, { rttMs: 100, inFlight: subject.limit.current });
+    expect(subject.limit.current).toBeGreaterThan(30);
+  });
+
+  it('shrinks by at least a tenth when the appliance answers that it is overloaded', () => {
+    const subject = limitOnClock({ initial: 100 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 50, inFlight: 100, overloaded: true })).toBe(90);
+  });
+
+  it('decides on enough calls only: a window of fewer calls changes nothing', () => {
+    const subject = limitOnClock({ initial: 40 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 500, inFlight: 40, calls: 5 })).toBe(40);
+  });
+});
+
+describe('ConcurrencyLimiter with an adaptive limit', () => {
+  const never = new AbortController().signal;
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('lets more calls run as soon as the limit grows', async () => {
+    const source = { current: 2 };
+    const limiter = new ConcurrencyLimiter(source, 100);
+    const granted: Array<() => void> = [];
+    for (let i = 0; i < 10; i++) {
+      void limiter.acquire(never, {}).then((release) => granted.push(release));
+    }
+    await settle();
+    expect(limiter.running).toBe(2);
+    source.current = 6;
+    granted.shift()?.();
+    await settle();
+    expect(limiter.running).toBe(6);
+    expect(limiter.queued).toBe(3);
+    expect(limiter.limit).toBe(6);
+  });
+
+  it('gives one owner at most half of the current limit', async () => {
+    const source = { current: 20 };
+    const limiter = new ConcurrencyLimiter(source, 100);
+    const heavy = {};
+    for (let i = 0; i < 20; i++) void limiter.acquire(never, heavy);
+    await settle();
+    expect(limiter.running).toBe(10);
+    source.current = 8;
+    let waited = true;
+    void limiter.acquire(never, {}).then(() => (waited = false));
+    await settle();
+    expect(waited).toBe(true);
+    expect(limiter.running).toBe(10);
+  });
+
+  it('lets calls already running finish when the limit shrinks, and starts no more until below it', async () => {
+    const source = { current: 4 };
+    const limiter = new ConcurrencyLimiter(source, 100);
+    const releases = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(never, {})));
+    let waiting = true;
+    void limiter.acquire(never, {}).then(() => (waiting = false));
+    source.current = 2;
+    releases[0]?.();
+    releases[1]?.();
+    await settle();
+    expect(waiting).toBe(true);
+    expect(limiter.running).toBe(2);
+    releases[2]?.();
+    await settle();
+    expect(waiting).toBe(false);
+    expect(limiter.running).toBe(2);
+  });
+});
