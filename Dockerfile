@@ -25,6 +25,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-# The same V8 flags as `npm start`: they keep a large firewall edit within 10x
-# its size in memory (README, "Large XML without stalls").
-CMD ["node", "--heap-growing-percent=20", "--max-semi-space-size=4", "src/main.ts"]
+CMD ["node", "src/main.ts"]

@@ -1,4 +1,11 @@
-import { firstJsonLine, freePort, sleep, spawnNode, type Spawned } from './processes.ts';
+import {
+  firstJsonLine,
+  freePort,
+  sleep,
+  spawnNode,
+  startFlags,
+  type Spawned,
+} from './processes.ts';
 
 interface Upstream {
   url: string;
@@ -33,8 +40,10 @@ export interface BenchStackOptions {
   simulators?: SimulatorOptions;
   /** Gateway variables on top of the bench defaults. */
   env?: Record<string, string>;
-  /** Extra node flags for the gateway (e.g. `--cpu-prof`). */
+  /** Extra node flags for the gateway (e.g. `--cpu-prof`), after those of `npm start`. */
   nodeFlags?: readonly string[];
+  /** Leaves out `npm start`'s node flags: the gateway at V8's defaults, to compare. */
+  v8Defaults?: boolean;
   /** The gateway's entry (default `src/main.ts`): another checkout's, to compare. */
   entry?: string;
 }
@@ -96,21 +105,29 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     ]);
     if (own !== undefined) upstreams.nsx = own.nsx;
     const port = await freePort();
-    gateway = spawnNode('gateway', [...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'], {
-      ...gatewayDefaults,
-      PORT: String(port),
-      VRO_URL: upstreams.vro.url,
-      VRO_USERNAME: upstreams.vro.username,
-      VRO_PASSWORD: upstreams.vro.password,
-      VRA_URL: upstreams.vra.url,
-      VRA_USERNAME: upstreams.vra.username,
-      VRA_PASSWORD: upstreams.vra.password,
-      VRA_TENANT: upstreams.vra.tenant,
-      NSX_URL: upstreams.nsx.url,
-      NSX_USERNAME: upstreams.nsx.username,
-      NSX_PASSWORD: upstreams.nsx.password,
-      ...options.env,
-    });
+    gateway = spawnNode(
+      'gateway',
+      [
+        ...(options.v8Defaults === true ? [] : startFlags()),
+        ...(options.nodeFlags ?? []),
+        options.entry ?? 'src/main.ts',
+      ],
+      {
+        ...gatewayDefaults,
+        PORT: String(port),
+        VRO_URL: upstreams.vro.url,
+        VRO_USERNAME: upstreams.vro.username,
+        VRO_PASSWORD: upstreams.vro.password,
+        VRA_URL: upstreams.vra.url,
+        VRA_USERNAME: upstreams.vra.username,
+        VRA_PASSWORD: upstreams.vra.password,
+        VRA_TENANT: upstreams.vra.tenant,
+        NSX_URL: upstreams.nsx.url,
+        NSX_USERNAME: upstreams.nsx.username,
+        NSX_PASSWORD: upstreams.nsx.password,
+        ...options.env,
+      },
+    );
     const gatewayOrigin = `http://127.0.0.1:${port}`;
     await waitReady(gatewayOrigin, gateway);
     const started = gateway;

@@ -6,6 +6,16 @@ import { fileURLToPath } from 'node:url';
 /** The project root, whatever the working directory. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The node flags of `npm start` (package.json): the gateway runs here as it runs there. */
+export function startFlags(): string[] {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  ) as {
+    scripts: { start: string };
+  };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 const running = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
