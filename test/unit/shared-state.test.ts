@@ -41,6 +41,20 @@ describe('SharedCache over a store shared by replicas', () => {
     }
   });
 
+  it('takes no value of an older version from the shared store when the caller knows a newer one', async () => {
+    const redis = new MemoryRedis();
+    const [a, b] = replicas(redis);
+    await a.cache.get('workflow', () => Promise.resolve({ n: 1 }));
+    const atVersion2 = (value: { n: number }) => value.n === 2;
+    expect(
+      await b.cache.getCurrent('workflow', atVersion2, () => Promise.resolve({ n: 2 })),
+    ).toEqual({ n: 2 });
+    // The newer value replaced the older one for every replica.
+    expect(
+      await a.cache.getCurrent('workflow', atVersion2, () => Promise.resolve({ n: 3 })),
+    ).toEqual({ n: 2 });
+  });
+
   it('loads a key once when replicas ask for it at the same time: the others wait for its value', async () => {
     const redis = new MemoryRedis();
     const [a, b] = replicas(redis);
