@@ -270,9 +270,8 @@ class Poller<T, E> {
     if (changed) this.#seq += 1;
     if (this.#role === 'holder') this.#publish(record, changed);
     if (this.#apply(record, changed)) return;
-    if (changed) this.#delayMs = this.#delays.min;
-    else this.#delayMs = Math.min(this.#delayMs * 2, this.#delays.max);
-    this.#schedule(changed ? this.#delays.min : this.#delayMs);
+    this.#delayMs = changed ? this.#delays.min : Math.min(this.#delayMs * 2, this.#delays.max);
+    this.#schedule(this.#delayMs);
   }
 
   #schedule(delayMs: number): void {

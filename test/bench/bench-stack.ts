@@ -42,8 +42,6 @@ export interface BenchStackOptions {
   env?: Record<string, string>;
   /** Extra node flags for the gateway (e.g. `--cpu-prof`), after those of `npm start`. */
   nodeFlags?: readonly string[];
-  /** Leaves out `npm start`'s node flags: the gateway at V8's defaults, to compare. */
-  v8Defaults?: boolean;
   /** The gateway's entry (default `src/main.ts`): another checkout's, to compare. */
   entry?: string;
 }
@@ -107,11 +105,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const port = await freePort();
     gateway = spawnNode(
       'gateway',
-      [
-        ...(options.v8Defaults === true ? [] : startFlags()),
-        ...(options.nodeFlags ?? []),
-        options.entry ?? 'src/main.ts',
-      ],
+      [...startFlags(), ...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'],
       {
         ...gatewayDefaults,
         PORT: String(port),

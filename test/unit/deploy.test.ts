@@ -10,14 +10,12 @@ const packageJson = JSON.parse(read('package.json')) as {
   dependencies: Record<string, string>;
 };
 
-function sourceFiles(dir: URL): URL[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(new URL(`${entry.name}/`, dir))
-      : entry.name.endsWith('.ts')
-        ? [new URL(entry.name, dir)]
-        : [],
-  );
+/** Every TypeScript file under `src/`. */
+function sourceFiles(): URL[] {
+  const src = new URL('src/', root);
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => new URL(name, src));
 }
 
 /** Packages a source file loads at run time (type-only imports are erased). */
@@ -59,7 +57,7 @@ describe('the Dockerfile', () => {
   it('copies every folder the gateway reads at run time', () => {
     const copied = [...runtime.matchAll(/^COPY (?:--\S+ )*(\S+) /gm)].map((m) => m[1]);
     const readAtRunTime = new Set<string>(['src']);
-    for (const file of sourceFiles(new URL('src/', root))) {
+    for (const file of sourceFiles()) {
       const text = readFileSync(file, 'utf8');
       for (const [, target] of text.matchAll(
         /new URL\('((?:\.\.\/)+[^']*)', import\.meta\.url\)/g,
@@ -74,7 +72,7 @@ describe('the Dockerfile', () => {
 
   it('is enough: every package src/ loads is a production dependency', () => {
     const missing = new Set<string>();
-    for (const file of sourceFiles(new URL('src/', root))) {
+    for (const file of sourceFiles()) {
       for (const name of runtimePackages(readFileSync(file, 'utf8'))) {
         if (!(name in packageJson.dependencies)) missing.add(`${name} (${file.pathname})`);
       }
