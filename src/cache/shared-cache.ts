@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CacheStats } from '../observability/metrics.ts';
 import type { RemoteStore } from './remote-store.ts';
@@ -25,6 +26,8 @@ export interface SharedCacheOptions {
 interface Envelope<V> {
   value: V;
   expiresAt: number;
+  /** The cache's generation when the value's lookup began (absent: never cleared). */
+  generation?: string;
 }
 
 /** How often a replica waiting for another's load looks for its value. */
@@ -66,6 +69,7 @@ export class SharedCache<V> implements CacheStats {
     this.#now = options.now ?? (() => Date.now());
     this.#remote = options.remote;
     this.#remoteWaitMs = options.remoteWaitMs ?? 5000;
+    options.remote?.subscribe(this.#clearedChannel(options.remote), () => this.#forgetLocal());
   }
 
   /**
@@ -149,8 +153,29 @@ export class SharedCache<V> implements CacheStats {
     if (remote?.available === true) remote.delete(this.#remoteKey(remote, key)).catch(() => {});
   }
 
-  /** Forgets every entry of this process (the shared store is left to the other replicas). */
-  clear(): void {
+  /**
+   * Forgets every entry, on every replica: this process's at once, the
+   * other replicas' when the shared store's message reaches them, and the
+   * shared store's by a new generation, so that no value looked up before
+   * now is taken from it again. The generation key lives one TTL: by then
+   * every value stored before it has expired. Settles once the store has
+   * the new generation and the message is sent (never fails: Redis trouble
+   * leaves the other replicas to their TTL).
+   */
+  async clear(): Promise<void> {
+    this.#forgetLocal();
+    const remote = this.#remote;
+    if (remote?.available !== true) return;
+    const generation = randomUUID();
+    try {
+      await remote.set(this.#generationKey(remote), generation, this.#ttlMs);
+      await remote.publish(this.#clearedChannel(remote), generation);
+    } catch {
+      // Redis trouble is never an error (see the class).
+    }
+  }
+
+  #forgetLocal(): void {
     this.#entries.clear();
     this.#pending.clear();
   }
@@ -178,12 +203,22 @@ export class SharedCache<V> implements CacheStats {
     const usable = (entry: Entry<V> | undefined): entry is Entry<V> =>
       entry !== undefined && (isCurrent === undefined || isCurrent(entry.value));
     const storeKey = this.#remoteKey(remote, key);
+    let generation: string | undefined;
+    /** The stored value, if it is fresh and of the cache's current generation. */
+    const lookUp = async (): Promise<Entry<V> | undefined> => {
+      const [text, current] = await Promise.all([
+        remote.get(storeKey),
+        remote.get(this.#generationKey(remote)),
+      ]);
+      generation = current;
+      return this.#fresh(text, current);
+    };
     const lockKey = remote.key('cache-lock', this.name, key);
     const deadline = Date.now() + this.#remoteWaitMs;
     let locked = false;
     try {
       while (remote.available && !locked) {
-        const found = this.#fresh(await remote.get(storeKey));
+        const found = await lookUp();
         if (usable(found)) {
           this.#onLookup?.(true);
           return found;
@@ -191,7 +226,7 @@ export class SharedCache<V> implements CacheStats {
         locked = await remote.acquire(lockKey, this.#remoteWaitMs);
         if (locked) {
           // The previous holder of the lock may have stored the value since it was looked for.
-          const stored = this.#fresh(await remote.get(storeKey));
+          const stored = await lookUp();
           if (usable(stored)) {
             remote.release(lockKey).catch(() => {});
             this.#onLookup?.(true);
@@ -211,7 +246,7 @@ export class SharedCache<V> implements CacheStats {
       const entry: Entry<V> = { value: await load(), expiresAt: started + this.#ttlMs };
       const ttlMs = entry.expiresAt - this.#now();
       if (remote.available && ttlMs > 0) {
-        const envelope: Envelope<V> = entry;
+        const envelope: Envelope<V> = generation === undefined ? entry : { ...entry, generation };
         remote.set(storeKey, JSON.stringify(envelope), ttlMs).catch(() => {});
       }
       return entry;
@@ -220,11 +255,12 @@ export class SharedCache<V> implements CacheStats {
     }
   }
 
-  /** A value read from the shared store, if it is one and still fresh. */
-  #fresh(text: string | undefined): Entry<V> | undefined {
+  /** A value read from the shared store, if it is one, still fresh, and of the `generation` now current. */
+  #fresh(text: string | undefined, generation: string | undefined): Entry<V> | undefined {
     if (text === undefined) return undefined;
     try {
       const envelope = JSON.parse(text) as Envelope<V>;
+      if (envelope.generation !== generation) return undefined;
       const expiresAt = Math.min(envelope.expiresAt, this.#now() + this.#ttlMs);
       return this.#now() < expiresAt ? { value: envelope.value, expiresAt } : undefined;
     } catch {
@@ -234,6 +270,16 @@ export class SharedCache<V> implements CacheStats {
 
   #remoteKey(remote: RemoteStore, key: string): string {
     return remote.key('cache', this.name, key);
+  }
+
+  /** Where the shared store keeps this cache's generation, renewed by every `clear()`. */
+  #generationKey(remote: RemoteStore): string {
+    return remote.key('cache-generation', this.name);
+  }
+
+  /** The channel on which a `clear()` tells the other replicas. */
+  #clearedChannel(remote: RemoteStore): string {
+    return remote.key('cache-cleared', this.name);
   }
 
   #store(key: string, entry: Entry<V>): void {

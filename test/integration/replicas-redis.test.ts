@@ -3,11 +3,15 @@ import { startNsxSimulator, type NsxSimulator } from '../../src/simulators/nsx/i
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
 import { startVraSimulator, type VraSimulator } from '../../src/simulators/vra/index.ts';
 import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { readFileSync } from 'node:fs';
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { startStack } from '../helpers/stack.ts';
+import { packageUpload } from '../helpers/uploads.ts';
 import { providerListCalls } from '../helpers/vra.ts';
+
+const samplePackage = readFileSync(new URL('../fixtures/vro/sample.package', import.meta.url));
 
 // Three gateway processes over one set of simulators and one real redis-server:
 // what the appliances see when replicas share their caches and pollers.
@@ -200,6 +204,32 @@ describe.skipIf(redisServer === undefined)('replicas sharing Redis', () => {
     console.info(
       `vRO workflow detail reads for 30 operations (5 workflows each) over 3 replicas: ${details.length}`,
     );
+    expect(new Set(details.map((r) => r.path)).size).toBe(5);
+    expect(details).toHaveLength(5);
+  });
+
+  it('reads the workflow details afresh on every replica after one of them imports a package', async () => {
+    const isDetailRead = (r: RecordedRequest): boolean =>
+      r.method === 'GET' && /\/workflows\/[^/]+\/?$/.test(r.path);
+    const query = '{ workflows(first: 5) { nodes { id inputParameters { name } } } }';
+    const everyReplica = () =>
+      Promise.all(Array.from({ length: 6 }, (_, n) => gql(replicas[n % 3]!, query)));
+    await everyReplica();
+    const { body, contentType } = await packageUpload(samplePackage);
+    const imported = await fetch(`${replicas[0]!.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'x-graphql-csrf': '1' },
+      body,
+    });
+    const answer: any = await imported.json();
+    expect(answer.data.importPackage.imported).toBe(true);
+    // A package may change workflows in place, without a new version: no replica
+    // may serve what it or Redis kept from before the import. The import answers
+    // once Redis has told the replicas; a few ms let its message reach them.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = vro.requests.length;
+    for (const answer of await everyReplica()) expect(answer.errors).toBeUndefined();
+    const details = vro.requests.slice(before).filter(isDetailRead);
     expect(new Set(details.map((r) => r.path)).size).toBe(5);
     expect(details).toHaveLength(5);
   });

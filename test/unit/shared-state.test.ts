@@ -95,6 +95,44 @@ describe('SharedCache over a store shared by replicas', () => {
     a.cache.delete('k');
     expect(await b.cache.get('k', load)).toEqual({ n: 2 });
   });
+
+  it('forgets every value on every replica and in Redis when one replica clears the cache (a package import)', async () => {
+    const redis = new MemoryRedis();
+    const [a, b] = replicas(redis);
+    let loads = 0;
+    const load = () => Promise.resolve({ n: ++loads });
+    await a.cache.get('k', load);
+    expect(await b.cache.get('k', load)).toEqual({ n: 1 });
+    await a.cache.clear();
+    // b held the value itself and Redis still holds it: neither may serve it now.
+    expect(await b.cache.get('k', load)).toEqual({ n: 2 });
+    expect(await a.cache.get('k', load)).toEqual({ n: 2 });
+    // A replica that joins later takes the value loaded since the clear, not the one before.
+    const c = new SharedCache<{ n: number }>({
+      name: 'providers',
+      ttlMs: 60_000,
+      maxEntries: 10,
+      remote: redis.store('c'),
+    });
+    expect(await c.get('k', load)).toEqual({ n: 2 });
+    expect(loads).toBe(2);
+  });
+
+  it('takes no value a replica stored for a lookup that began before the clear', async () => {
+    const redis = new MemoryRedis();
+    const [a, b] = replicas(redis);
+    let release: (() => void) | undefined;
+    const slow = a.cache.get(
+      'k',
+      () => new Promise<{ n: number }>((resolve) => (release = () => resolve({ n: 1 }))),
+    );
+    await until(() => release !== undefined);
+    await b.cache.clear();
+    release?.();
+    expect(await slow).toEqual({ n: 1 });
+    await until(() => redis.commands.filter((command) => command === 'a set').length === 1);
+    expect(await b.cache.get('k', () => Promise.resolve({ n: 2 }))).toEqual({ n: 2 });
+  });
 });
 
 const rules = {

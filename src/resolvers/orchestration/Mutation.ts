@@ -73,7 +73,7 @@ export const Mutation: MutationResolvers = {
     loaders.vro.formOfWorkflow.clearAll();
     loaders.vro.workflowSummaryById.clearAll();
     // a package may bring a workflow back at the version it had, changed
-    clients.vro.forgetWorkflows();
+    await clients.vro.forgetWorkflows();
     const packageName = file.name.replace(/\.package$/i, '');
     return { imported: true, packageName: packageName === '' ? null : packageName };
   },

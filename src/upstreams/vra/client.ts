@@ -374,7 +374,6 @@ export class VraClient {
   close(): Promise<void> {
     this.#watcher.close();
     this.#tokens.clear();
-    this.#providerCache?.clear();
     return this.#http.close();
   }
 

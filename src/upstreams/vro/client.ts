@@ -258,10 +258,9 @@ export class VroClient {
     return [this.#detailCache, this.#formCache].filter((cache) => cache !== undefined);
   }
 
-  /** Forgets every kept detail and form (a package import may change workflows in place). */
-  forgetWorkflows(): void {
-    this.#detailCache?.clear();
-    this.#formCache?.clear();
+  /** Forgets every kept detail and form, on every replica (a package import may change workflows in place). */
+  async forgetWorkflows(): Promise<void> {
+    await Promise.all([this.#detailCache?.clear(), this.#formCache?.clear()]);
   }
 
   /**
