@@ -1,7 +1,7 @@
 /**
  * The floor the chosen framework costs: graphql-yoga with its defaults and one
- * resolver, `workflows(first)` answering `id` and `name` from the vRO query an
- * undici pool sends. None of the gateway: no logs, metrics, limits, loaders,
+ * resolver, `workflows(first)` answering from the vRO query an undici pool
+ * sends (`bare-schema.ts`). None of the gateway: no logs, metrics, limits, loaders,
  * circuit breaker or error mapping. Bench only. Prints
  * {"url":"http://127.0.0.1:<port>"} once listening; SIGTERM stops it.
  *
@@ -10,6 +10,7 @@
 import { createServer } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
+import { bareSchema, workflowsOf } from './bare-schema.ts';
 import { serveFloor } from './serve-floor.ts';
 
 const [base, username, password] = process.argv.slice(2);
@@ -18,49 +19,9 @@ if (base === undefined || username === undefined || password === undefined) {
 }
 const vro = new URL(base);
 const pool = new Pool(vro.origin, { connections: 256 });
-const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-
-interface QueryResult {
-  link: { attributes: { name: string; value?: string }[] }[];
-}
-
-async function workflows(
-  first: number,
-): Promise<{ nodes: { id: string | undefined; name: string | undefined }[] }> {
-  const answer = await pool.request({
-    method: 'GET',
-    path: `${vro.pathname}/workflows?maxResult=${first}&startIndex=0`,
-    headers: { authorization, accept: 'application/json' },
-  });
-  const result = (await answer.body.json()) as QueryResult;
-  return {
-    nodes: result.link.map((link) => {
-      const value = (name: string): string | undefined =>
-        link.attributes.find((attribute) => attribute.name === name)?.value;
-      return { id: value('id'), name: value('name') };
-    }),
-  };
-}
-
 const yoga = createYoga({
   logging: false,
-  schema: createSchema({
-    typeDefs: /* GraphQL */ `
-      type Query {
-        workflows(first: Int!): WorkflowConnection!
-      }
-      type WorkflowConnection {
-        nodes: [Workflow!]!
-      }
-      type Workflow {
-        id: ID!
-        name: String!
-      }
-    `,
-    resolvers: {
-      Query: { workflows: (_: unknown, args: { first: number }) => workflows(args.first) },
-    },
-  }),
+  schema: createSchema(bareSchema(workflowsOf(pool, vro, username, password))),
 });
 
 serveFloor(createServer(yoga.requestListener), pool);

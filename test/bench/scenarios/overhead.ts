@@ -14,6 +14,9 @@ const rounds = 5;
 const saturated = 0.9;
 /** The gateway's CPU per operation, at most this many times the bare proxy's (issue 17). */
 const cpuRatioTarget = 1.5;
+const gatewayRow = 'GraphQL, through the gateway';
+const proxyRow = 'REST, through the bare proxy';
+const leanRow = 'GraphQL, lean floor (node:http, graphql-jit, one resolver)';
 
 interface Target {
   name: string;
@@ -37,11 +40,19 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
   const { options } = ctx;
   const stack = await startBenchStack({ nodeFlags: ctx.gatewayFlags });
   let proxy: Spawned | undefined;
+  let lean: Spawned | undefined;
   try {
     const vro = new URL(stack.upstreams.vro.url);
+    const { username, password } = stack.upstreams.vro;
     proxy = spawnNode('bare proxy', ['test/bench/bare-proxy.ts', vro.origin]);
     const proxyUrl = (await firstJsonLine<{ url: string }>(proxy)).url;
-    const { username, password } = stack.upstreams.vro;
+    lean = spawnNode('lean floor', [
+      'test/bench/bare-lean.ts',
+      stack.upstreams.vro.url,
+      username,
+      password,
+    ]);
+    const leanUrl = (await firstJsonLine<{ url: string }>(lean)).url;
     const rest = (origin: string): LoadSpec => ({
       url: origin + restPath,
       method: 'GET',
@@ -53,9 +64,19 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
       durationSeconds: options.rowSeconds,
       warmupSeconds: options.warmupSeconds,
     });
+    const graphql = (origin: string): LoadSpec => ({
+      ...graphqlPost(origin, query, {
+        connections: 1,
+        durationSeconds: options.rowSeconds,
+        warmupSeconds: options.warmupSeconds,
+      }),
+      verify: 'graphql-data',
+      verifyWarmupOnly: true,
+    });
     const data = expectData(await gql(stack.gatewayOrigin, query), 'workflows(first: 20)');
     const nodes = (data['workflows'] as { nodes: unknown[] }).nodes;
     if (nodes.length !== 20) throw new Error(`workflows(first: 20) answered ${nodes.length}`);
+    expectData(await gql(leanUrl, query), 'workflows(first: 20), lean floor');
     await checkRest(rest(vro.origin));
     await checkRest(rest(proxyUrl));
 
@@ -65,22 +86,11 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
         spec: rest(vro.origin),
         underTest: stack.simulators,
       },
-      { name: 'REST, through the bare proxy', spec: rest(proxyUrl), underTest: proxy },
-      {
-        name: 'GraphQL, through the gateway',
-        spec: {
-          ...graphqlPost(stack.gatewayOrigin, query, {
-            connections: 1,
-            durationSeconds: options.rowSeconds,
-            warmupSeconds: options.warmupSeconds,
-          }),
-          verify: 'graphql-data',
-          verifyWarmupOnly: true,
-        },
-        underTest: stack.gateway,
-      },
+      { name: proxyRow, spec: rest(proxyUrl), underTest: proxy },
+      { name: leanRow, spec: graphql(leanUrl), underTest: lean },
+      { name: gatewayRow, spec: graphql(stack.gatewayOrigin), underTest: stack.gateway },
     ];
-    const everyone = [stack.simulators, proxy, stack.gateway];
+    const everyone = [stack.simulators, proxy, lean, stack.gateway];
     const rows: Row[] = [];
     // One connection: latency, compared in turns so that the machine's drift hits every row alike.
     if (ctx.pinning) for (const process of everyone) pin(process.pid, '0-1');
@@ -115,6 +125,7 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
     }
     return report(rows);
   } finally {
+    await lean?.stop();
     await proxy?.stop();
     await stack.close();
   }
@@ -129,13 +140,13 @@ async function checkRest(spec: LoadSpec): Promise<void> {
 }
 
 function report(rows: Row[]): Section {
-  const find = (prefix: string, connections: number): LoadResult | undefined =>
-    rows.find((r) => r.target.startsWith(prefix) && r.connections === connections)?.result;
+  const find = (target: string, connections: number): LoadResult | undefined =>
+    rows.find((r) => r.target === target && r.connections === connections)?.result;
   const clean = (r: LoadResult | undefined): boolean =>
     r !== undefined && r.errors === 0 && r.non2xx === 0 && r.warmupMismatches === 0;
   const checks: Check[] = [];
-  const gateway1 = find('GraphQL', 1);
-  const proxy1 = find('REST, through', 1);
+  const gateway1 = find(gatewayRow, 1);
+  const proxy1 = find(proxyRow, 1);
   if (gateway1 !== undefined && proxy1 !== undefined) {
     const added = gateway1.latencyMs.p50 - proxy1.latencyMs.p50;
     checks.push({
@@ -145,8 +156,8 @@ function report(rows: Row[]): Section {
       pass: clean(gateway1) && clean(proxy1) && added <= 0.5,
     });
   }
-  const gateway50 = find('GraphQL', 50);
-  const proxy50 = find('REST, through', 50);
+  const gateway50 = find(gatewayRow, 50);
+  const proxy50 = find(proxyRow, 50);
   if (gateway50 !== undefined && proxy50 !== undefined) {
     const share = gateway50.rate / proxy50.rate;
     checks.push({
@@ -168,11 +179,21 @@ function report(rows: Row[]): Section {
       pass: ratio <= cpuRatioTarget,
     });
   }
+  const leanCpu = find(leanRow, 50)?.cpuMsPerOp;
+  if (leanCpu !== undefined && proxyCpu !== undefined) {
+    checks.push({
+      what: "lean floor's CPU per operation against the bare proxy's, 50 connections (what any GraphQL server in Node reaches here)",
+      measured: `${(leanCpu / proxyCpu).toFixed(2)}x (${fmt.ms(leanCpu)} vs ${fmt.ms(proxyCpu)} ms)`,
+      target: 'none: a floor',
+      pass: null,
+    });
+  }
   return {
     title: 'Overhead',
     method: [
       '`workflows(first: 20) { nodes { id name description version categoryName } }` POSTed to the gateway, against the REST GET the gateway makes for it (`/vco/api/workflows?maxResult=20&startIndex=0`, Basic auth, `Accept: application/json`) sent straight to the vRO simulator and through a bare pass-through proxy (`test/bench/bare-proxy.ts`: node:http in, an undici pool out, nothing else).',
-      `Same tool (autocannon), same settings, in one run. With 1 connection the three paths are measured in turns: after each one's warm-up, ${rounds} rounds in which each path runs for 1/${rounds} of its time, one after the other, so that a drift of the machine's speed over the minutes (large on a shared virtual machine) falls on every path alike; each row pools its rounds, and nothing is pinned. With 50 connections the rows run one after the other, the process under test (simulator, proxy or gateway) pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0.`,
+      'The lean floor (`test/bench/bare-lean.ts`) answers the same query with no framework: node:http in, the body JSON-parsed, the document parsed, validated and compiled by graphql-jit once, one resolver over an undici pool (the vRO answer JSON-parsed), the result JSON-stringified and sent with `res.end`; none of the gateway (no CORS, limits, logs, metrics, loaders or error mapping). What any GraphQL server in Node can reach on this machine.',
+      `Same tool (autocannon), same settings, in one run. With 1 connection the four paths are measured in turns: after each one's warm-up, ${rounds} rounds in which each path runs for 1/${rounds} of its time, one after the other, so that a drift of the machine's speed over the minutes (large on a shared virtual machine) falls on every path alike; each row pools its rounds, and nothing is pinned. With 50 connections the rows run one after the other, the process under test (simulator, proxy, lean floor or gateway) pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0.`,
       "CPU ms/op: user + system CPU time of the process under test (/proc/<pid>/stat) over the measured run, per operation; unlike latency and throughput, it hardly depends on what else runs on the machine. Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat).",
       'Because the simulator shares core 0 with autocannon in the proxy and gateway rows, a row can be capped by the simulator rather than by the process under test; the straight row shows what the simulator serves with a core of its own.',
       `Load gen and simulator: the CPU time of the load generator (autocannon's process, from its own process.cpuUsage) and of the simulators' process (when it is not the process under test) over the measured run, as a share of one core. Above ${fmt.percent(saturated)} a cell is marked "saturated": that process, not the one under test, may be what caps the row's ops/s. CPU ms/op is not affected by it.`,

@@ -1,0 +1,60 @@
+/**
+ * The floor any GraphQL server costs in Node here: the same one-resolver
+ * schema as `bare-yoga.ts`, served over node:http with no framework. The body
+ * is read and JSON-parsed, the query text looked up in a cache of documents
+ * parsed, validated and compiled once by graphql-jit, the compiled query run,
+ * its result JSON-stringified and sent with `res.end`. No CORS, limits, logs,
+ * metrics or error mapping. Bench only. Prints {"url":"http://127.0.0.1:<port>"}
+ * once listening; SIGTERM stops it.
+ *
+ *   node test/bench/bare-lean.ts <vRO base URL> <username> <password>
+ */
+import { createServer } from 'node:http';
+import { parse, validate, type ExecutionResult } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { createSchema } from 'graphql-yoga';
+import { Pool } from 'undici';
+import { bareSchema, workflowsOf } from './bare-schema.ts';
+import { serveFloor } from './serve-floor.ts';
+
+const [base, username, password] = process.argv.slice(2);
+if (base === undefined || username === undefined || password === undefined) {
+  throw new Error('usage: bare-lean.ts <vRO base URL> <username> <password>');
+}
+const vro = new URL(base);
+const pool = new Pool(vro.origin, { connections: 256 });
+const schema = createSchema(bareSchema(workflowsOf(pool, vro, username, password)));
+const compiled = new Map<string, CompiledQuery>();
+
+function compiledFor(query: string): CompiledQuery | ExecutionResult {
+  const known = compiled.get(query);
+  if (known !== undefined) return known;
+  const document = parse(query);
+  const errors = validate(schema, document);
+  if (errors.length > 0) return { errors };
+  const result = compileQuery(schema, document);
+  if (isCompiledQuery(result)) compiled.set(query, result);
+  return result;
+}
+
+const server = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      query: string;
+      variables?: Record<string, unknown>;
+    };
+    const query = compiledFor(params.query);
+    const send = (result: ExecutionResult): void => {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(JSON.stringify(result));
+    };
+    if (!isCompiledQuery(query)) {
+      send(query);
+      return;
+    }
+    void Promise.resolve(query.query(undefined, {}, params.variables ?? {})).then(send);
+  });
+});
+serveFloor(server, pool);

@@ -1,0 +1,143 @@
+/**
+ * CPU time per operation of the gateway against the floors, under the same
+ * load in turns (the order alternates each round): the bare proxy (the REST
+ * GET the gateway makes), bare yoga and the lean node:http server
+ * (`bare-lean.ts`), both with the one-resolver schema of `bare-schema.ts`.
+ *
+ *   node test/bench/floor-ab.ts [--rounds 6] [--seconds 6] [--connections 50] [--entry <main.ts>] [--cpu-prof <dir>]
+ */
+import { parseArgs } from 'node:util';
+import { startBenchStack } from './bench-stack.ts';
+import { expectData, gql } from './graphql-client.ts';
+import { graphqlPost, runLoad } from './load.ts';
+import type { LoadSpec } from './load-spec.ts';
+import { firstJsonLine, spawnNode, type Spawned } from './processes.ts';
+import { median } from './stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '50' },
+    'cpu-prof': { type: 'string' },
+    /** Another gateway entry to measure beside (`src/main.ts` of another checkout, say). */
+    entry: { type: 'string' },
+  },
+});
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const profileFlags =
+  values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`];
+const query = '{ workflows(first: 20) { nodes { id name description version categoryName } } }';
+const restPath = '/workflows?maxResult=20&startIndex=0';
+
+const stack = await startBenchStack({ nodeFlags: profileFlags });
+const other =
+  values.entry === undefined
+    ? undefined
+    : await startBenchStack({ nodeFlags: profileFlags, entry: values.entry });
+const started: Spawned[] = [];
+try {
+  const { url, username, password } = stack.upstreams.vro;
+  const floor = async (label: string, args: readonly string[]): Promise<[Spawned, string]> => {
+    const spawned = spawnNode(label, [...profileFlags, ...args]);
+    started.push(spawned);
+    return [spawned, (await firstJsonLine<{ url: string }>(spawned)).url];
+  };
+  const [proxy, proxyOrigin] = await floor('bare proxy', [
+    'test/bench/bare-proxy.ts',
+    new URL(url).origin,
+  ]);
+  const [yoga, yogaOrigin] = await floor('bare yoga', [
+    'test/bench/bare-yoga.ts',
+    url,
+    username,
+    password,
+  ]);
+  const [lean, leanOrigin] = await floor('bare lean', [
+    'test/bench/bare-lean.ts',
+    url,
+    username,
+    password,
+  ]);
+  for (const origin of [stack.gatewayOrigin, yogaOrigin, leanOrigin]) {
+    expectData(await gql(origin, query), origin);
+  }
+  const timing = { connections, durationSeconds: seconds, warmupSeconds: 0 };
+  const rest = new URL(url + restPath);
+  const targets: Array<{ name: string; pid: number; spec: (s: number) => LoadSpec }> = [
+    {
+      name: 'proxy',
+      pid: proxy.pid,
+      spec: (s) => ({
+        ...timing,
+        durationSeconds: s,
+        url: proxyOrigin + rest.pathname + rest.search,
+        method: 'GET',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+          accept: 'application/json',
+        },
+      }),
+    },
+    {
+      name: 'lean',
+      pid: lean.pid,
+      spec: (s) => graphqlPost(leanOrigin, query, { ...timing, durationSeconds: s }),
+    },
+    {
+      name: 'yoga',
+      pid: yoga.pid,
+      spec: (s) => graphqlPost(yogaOrigin, query, { ...timing, durationSeconds: s }),
+    },
+    {
+      name: 'gateway',
+      pid: stack.gateway.pid,
+      spec: (s) => graphqlPost(stack.gatewayOrigin, query, { ...timing, durationSeconds: s }),
+    },
+  ];
+  if (other !== undefined) {
+    expectData(await gql(other.gatewayOrigin, query), 'other');
+    targets.push({
+      name: 'other',
+      pid: other.gateway.pid,
+      spec: (s) => graphqlPost(other.gatewayOrigin, query, { ...timing, durationSeconds: s }),
+    });
+  }
+  if (values['cpu-prof'] !== undefined) {
+    console.log(`profiled pids: ${targets.map((t) => `${t.name} ${t.pid}`).join(', ')}`);
+  }
+  for (const target of targets) await runLoad(target.spec(3));
+  const perTarget = new Map<string, number[]>(targets.map(({ name }) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    const line: string[] = [];
+    for (const target of order) {
+      const result = await runLoad(target.spec(seconds), {
+        cpuOf: target.pid,
+        busyOf: { simulator: stack.simulators.pid },
+      });
+      if (result.errors + result.non2xx > 0) throw new Error(`${target.name}: errors under load`);
+      perTarget.get(target.name)?.push(result.cpuMsPerOp ?? Number.NaN);
+      line.push(
+        `${target.name}: ${(result.cpuMsPerOp ?? Number.NaN).toFixed(3)} ms/op, ${Math.round(result.rate)}/s`,
+      );
+    }
+    console.log(`round ${round + 1}: ${line.join(' | ')}`);
+  }
+  const middle = (values: number[] | undefined): number =>
+    median([...(values ?? [])].sort((a, b) => a - b));
+  const proxyMedian = middle(perTarget.get('proxy'));
+  for (const [name, measured] of perTarget) {
+    const sorted = [...measured].sort((a, b) => a - b);
+    const m = median(sorted);
+    console.log(
+      `${name}: median ${m.toFixed(3)} ms/op (min ${sorted[0]?.toFixed(3)}, max ${sorted.at(-1)?.toFixed(3)}), ${(m / proxyMedian).toFixed(2)}x the proxy`,
+    );
+  }
+} finally {
+  for (const spawned of started) await spawned.stop();
+  await stack.close();
+  await other?.close();
+}
