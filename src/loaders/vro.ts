@@ -50,6 +50,12 @@ export interface VroLoaders {
   executionById: DataLoader<ExecutionKey, ExecutionRecord, string>;
   /** A run's log (`GET .../executions/{executionId}/logs/`). */
   executionLogs: DataLoader<ExecutionKey, LogEntryRecord[], string>;
+  /**
+   * Primes workflowSummaryById with the items of a workflow list (an id
+   * already there keeps its value), as `prime` would: only when that loader
+   * is first used, most requests never do.
+   */
+  primeSummaries(workflows: readonly WorkflowRecord[]): void;
 }
 
 const versionKey = ({ id, version }: WorkflowVersion): string => JSON.stringify([id, version]);
@@ -57,45 +63,94 @@ const versionKey = ({ id, version }: WorkflowVersion): string => JSON.stringify(
 const executionKey = ({ workflowId, executionId }: ExecutionKey): string =>
   JSON.stringify([workflowId, executionId]);
 
+/** Each loader is made when the request first uses it: an operation uses few of them. */
 export function createVroLoaders(client: VroClient, call: CallContext): VroLoaders {
-  return {
-    workflowById: new DataLoader((ids) => settleEach(ids, (id) => client.getWorkflow(call, id))),
-    workflowKept: new DataLoader((ids) =>
-      settleEach(ids, (id) => client.getWorkflowKept(call, id)),
-    ),
-    workflowAtVersion: new DataLoader(
-      (keys) => settleEach(keys, ({ id, version }) => client.getWorkflow(call, id, version)),
-      { cacheKeyFn: versionKey },
-    ),
-    workflowSummaryById: new DataLoader((ids) =>
+  let workflowById: VroLoaders['workflowById'] | undefined;
+  let workflowKept: VroLoaders['workflowKept'] | undefined;
+  let workflowAtVersion: VroLoaders['workflowAtVersion'] | undefined;
+  let workflowSummaryById: VroLoaders['workflowSummaryById'] | undefined;
+  let formOfWorkflow: VroLoaders['formOfWorkflow'] | undefined;
+  let executionHistory: VroLoaders['executionHistory'] | undefined;
+  let executionById: VroLoaders['executionById'] | undefined;
+  let executionLogs: VroLoaders['executionLogs'] | undefined;
+  /** Lists to prime workflowSummaryById with once it is made, in the order they came. */
+  let summaries: Array<readonly WorkflowRecord[]> | undefined;
+  const summaryLoader = (): VroLoaders['workflowSummaryById'] => {
+    if (workflowSummaryById !== undefined) return workflowSummaryById;
+    const loader = new DataLoader((ids: readonly string[]) =>
       settleEach(ids, (id) => client.findWorkflow(call, id)),
-    ),
-    formOfWorkflow: new DataLoader(
-      (keys) => settleEach(keys, ({ id, version }) => client.getPresentation(call, id, version)),
-      { cacheKeyFn: versionKey },
-    ),
-    executionHistory: new DataLoader(
-      (keys) =>
-        settleEach(keys, ({ workflowId, offset, limit }) =>
-          client.recentExecutions(call, workflowId, offset, limit),
-        ),
-      {
-        cacheKeyFn: ({ workflowId, offset, limit }) => JSON.stringify([workflowId, offset, limit]),
-      },
-    ),
-    executionById: new DataLoader(
-      (keys) =>
-        settleEach(keys, ({ workflowId, executionId }) =>
-          client.getExecution(call, workflowId, executionId),
-        ),
-      { cacheKeyFn: executionKey },
-    ),
-    executionLogs: new DataLoader(
-      (keys) =>
-        settleEach(keys, ({ workflowId, executionId }) =>
-          client.getExecutionLogs(call, workflowId, executionId),
-        ),
-      { cacheKeyFn: executionKey },
-    ),
+    );
+    for (const list of summaries ?? []) prime(loader, list);
+    summaries = undefined;
+    workflowSummaryById = loader;
+    return loader;
   };
+  return {
+    get workflowById() {
+      return (workflowById ??= new DataLoader((ids) =>
+        settleEach(ids, (id) => client.getWorkflow(call, id)),
+      ));
+    },
+    get workflowKept() {
+      return (workflowKept ??= new DataLoader((ids) =>
+        settleEach(ids, (id) => client.getWorkflowKept(call, id)),
+      ));
+    },
+    get workflowAtVersion() {
+      return (workflowAtVersion ??= new DataLoader(
+        (keys) => settleEach(keys, ({ id, version }) => client.getWorkflow(call, id, version)),
+        { cacheKeyFn: versionKey },
+      ));
+    },
+    get workflowSummaryById() {
+      return summaryLoader();
+    },
+    get formOfWorkflow() {
+      return (formOfWorkflow ??= new DataLoader(
+        (keys) => settleEach(keys, ({ id, version }) => client.getPresentation(call, id, version)),
+        { cacheKeyFn: versionKey },
+      ));
+    },
+    get executionHistory() {
+      return (executionHistory ??= new DataLoader(
+        (keys) =>
+          settleEach(keys, ({ workflowId, offset, limit }) =>
+            client.recentExecutions(call, workflowId, offset, limit),
+          ),
+        {
+          cacheKeyFn: ({ workflowId, offset, limit }) =>
+            JSON.stringify([workflowId, offset, limit]),
+        },
+      ));
+    },
+    get executionById() {
+      return (executionById ??= new DataLoader(
+        (keys) =>
+          settleEach(keys, ({ workflowId, executionId }) =>
+            client.getExecution(call, workflowId, executionId),
+          ),
+        { cacheKeyFn: executionKey },
+      ));
+    },
+    get executionLogs() {
+      return (executionLogs ??= new DataLoader(
+        (keys) =>
+          settleEach(keys, ({ workflowId, executionId }) =>
+            client.getExecutionLogs(call, workflowId, executionId),
+          ),
+        { cacheKeyFn: executionKey },
+      ));
+    },
+    primeSummaries(workflows) {
+      if (workflowSummaryById !== undefined) prime(workflowSummaryById, workflows);
+      else (summaries ??= []).push(workflows);
+    },
+  };
+}
+
+function prime(
+  loader: VroLoaders['workflowSummaryById'],
+  workflows: readonly WorkflowRecord[],
+): void {
+  for (const workflow of workflows) loader.prime(workflow.id, workflow);
 }
