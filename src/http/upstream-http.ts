@@ -215,17 +215,23 @@ export class UpstreamHttp {
   /** Sends one request; resolves for 2xx, throws an UpstreamError otherwise. */
   async request(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
     // A query that cannot be encoded fails here, as bad input: never as the upstream's failure.
-    queryString(request.query);
+    const search = queryString(request.query);
+    const target = this.#basePath + request.path + search;
     const { operation } = call;
-    if (operation === undefined) return this.#call(call, request);
-    return operation.send(this.service, request, () => this.#call(call, request));
+    if (operation === undefined) return this.#call(call, request, target);
+    return operation.send(this.service, request, () => this.#call(call, request, target), search);
   }
 
-  async #call(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
+  /** `target`: the request's path and query string below the upstream's origin. */
+  async #call(
+    call: CallContext,
+    request: UpstreamRequest,
+    target: string,
+  ): Promise<UpstreamResponse> {
     const { timeoutMs } = this.#options;
     const deadline = new CallDeadline(call.signal, timeoutMs);
     try {
-      return await this.#attempts(call, request, deadline);
+      return await this.#attempts(call, request, target, deadline);
     } finally {
       deadline.dispose();
     }
@@ -234,6 +240,7 @@ export class UpstreamHttp {
   async #attempts(
     call: CallContext,
     request: UpstreamRequest,
+    target: string,
     deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
     const { signal } = deadline;
@@ -273,7 +280,7 @@ export class UpstreamHttp {
           traced === undefined
             ? request
             : { ...request, headers: { ...request.headers, ...traced.headers } };
-        result = await this.#sendWithSlot(call, sent, deadline);
+        result = await this.#sendWithSlot(call, sent, target, deadline);
       } catch (error) {
         result = this.#mapFailure(error, call.signal, deadline);
       }
@@ -320,6 +327,7 @@ export class UpstreamHttp {
   async #sendWithSlot(
     call: CallContext,
     request: UpstreamRequest,
+    target: string,
     deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
     const { signal } = deadline;
@@ -342,7 +350,7 @@ export class UpstreamHttp {
         overloaded,
       });
     try {
-      const response = await this.#send(call, request, signal);
+      const response = await this.#send(call, request, target, signal);
       learn(response.status === 429 || response.status === 503);
       return response;
     } catch (error) {
@@ -428,15 +436,12 @@ export class UpstreamHttp {
   async #send(
     call: CallContext,
     request: UpstreamRequest,
+    target: string,
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     const headers: Record<string, string> = { 'x-request-id': call.requestId, ...request.headers };
     if (request.authorization !== undefined) headers['authorization'] = request.authorization;
-    const options: Dispatcher.DispatchOptions = {
-      method: request.method,
-      path: this.#basePath + request.path + queryString(request.query),
-      headers,
-    };
+    const options: Dispatcher.DispatchOptions = { method: request.method, path: target, headers };
     if (request.body !== undefined) options.body = request.body;
     const limit = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
     try {
