@@ -65,87 +65,117 @@ const executionKey = ({ workflowId, executionId }: ExecutionKey): string =>
 
 /** Each loader is made when the request first uses it: an operation uses few of them. */
 export function createVroLoaders(client: VroClient, call: CallContext): VroLoaders {
-  let workflowById: VroLoaders['workflowById'] | undefined;
-  let workflowKept: VroLoaders['workflowKept'] | undefined;
-  let workflowAtVersion: VroLoaders['workflowAtVersion'] | undefined;
-  let workflowSummaryById: VroLoaders['workflowSummaryById'] | undefined;
-  let formOfWorkflow: VroLoaders['formOfWorkflow'] | undefined;
-  let executionHistory: VroLoaders['executionHistory'] | undefined;
-  let executionById: VroLoaders['executionById'] | undefined;
-  let executionLogs: VroLoaders['executionLogs'] | undefined;
+  return new LazyVroLoaders(client, call);
+}
+
+class LazyVroLoaders implements VroLoaders {
+  readonly #client: VroClient;
+  readonly #call: CallContext;
+  #workflowById: VroLoaders['workflowById'] | undefined;
+  #workflowKept: VroLoaders['workflowKept'] | undefined;
+  #workflowAtVersion: VroLoaders['workflowAtVersion'] | undefined;
+  #workflowSummaryById: VroLoaders['workflowSummaryById'] | undefined;
+  #formOfWorkflow: VroLoaders['formOfWorkflow'] | undefined;
+  #executionHistory: VroLoaders['executionHistory'] | undefined;
+  #executionById: VroLoaders['executionById'] | undefined;
+  #executionLogs: VroLoaders['executionLogs'] | undefined;
   /** Lists to prime workflowSummaryById with once it is made, in the order they came. */
-  let summaries: Array<readonly WorkflowRecord[]> | undefined;
-  const summaryLoader = (): VroLoaders['workflowSummaryById'] => {
-    if (workflowSummaryById !== undefined) return workflowSummaryById;
+  #summaries: Array<readonly WorkflowRecord[]> | undefined;
+
+  constructor(client: VroClient, call: CallContext) {
+    this.#client = client;
+    this.#call = call;
+  }
+
+  get workflowById(): VroLoaders['workflowById'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#workflowById ??= new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getWorkflow(call, id)),
+    ));
+  }
+
+  get workflowKept(): VroLoaders['workflowKept'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#workflowKept ??= new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getWorkflowKept(call, id)),
+    ));
+  }
+
+  get workflowAtVersion(): VroLoaders['workflowAtVersion'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#workflowAtVersion ??= new DataLoader(
+      (keys) => settleEach(keys, ({ id, version }) => client.getWorkflow(call, id, version)),
+      { cacheKeyFn: versionKey },
+    ));
+  }
+
+  get workflowSummaryById(): VroLoaders['workflowSummaryById'] {
+    if (this.#workflowSummaryById !== undefined) return this.#workflowSummaryById;
+    const client = this.#client;
+    const call = this.#call;
     const loader = new DataLoader((ids: readonly string[]) =>
       settleEach(ids, (id) => client.findWorkflow(call, id)),
     );
-    for (const list of summaries ?? []) prime(loader, list);
-    summaries = undefined;
-    workflowSummaryById = loader;
+    for (const list of this.#summaries ?? []) prime(loader, list);
+    this.#summaries = undefined;
+    this.#workflowSummaryById = loader;
     return loader;
-  };
-  return {
-    get workflowById() {
-      return (workflowById ??= new DataLoader((ids) =>
-        settleEach(ids, (id) => client.getWorkflow(call, id)),
-      ));
-    },
-    get workflowKept() {
-      return (workflowKept ??= new DataLoader((ids) =>
-        settleEach(ids, (id) => client.getWorkflowKept(call, id)),
-      ));
-    },
-    get workflowAtVersion() {
-      return (workflowAtVersion ??= new DataLoader(
-        (keys) => settleEach(keys, ({ id, version }) => client.getWorkflow(call, id, version)),
-        { cacheKeyFn: versionKey },
-      ));
-    },
-    get workflowSummaryById() {
-      return summaryLoader();
-    },
-    get formOfWorkflow() {
-      return (formOfWorkflow ??= new DataLoader(
-        (keys) => settleEach(keys, ({ id, version }) => client.getPresentation(call, id, version)),
-        { cacheKeyFn: versionKey },
-      ));
-    },
-    get executionHistory() {
-      return (executionHistory ??= new DataLoader(
-        (keys) =>
-          settleEach(keys, ({ workflowId, offset, limit }) =>
-            client.recentExecutions(call, workflowId, offset, limit),
-          ),
-        {
-          cacheKeyFn: ({ workflowId, offset, limit }) =>
-            JSON.stringify([workflowId, offset, limit]),
-        },
-      ));
-    },
-    get executionById() {
-      return (executionById ??= new DataLoader(
-        (keys) =>
-          settleEach(keys, ({ workflowId, executionId }) =>
-            client.getExecution(call, workflowId, executionId),
-          ),
-        { cacheKeyFn: executionKey },
-      ));
-    },
-    get executionLogs() {
-      return (executionLogs ??= new DataLoader(
-        (keys) =>
-          settleEach(keys, ({ workflowId, executionId }) =>
-            client.getExecutionLogs(call, workflowId, executionId),
-          ),
-        { cacheKeyFn: executionKey },
-      ));
-    },
-    primeSummaries(workflows) {
-      if (workflowSummaryById !== undefined) prime(workflowSummaryById, workflows);
-      else (summaries ??= []).push(workflows);
-    },
-  };
+  }
+
+  get formOfWorkflow(): VroLoaders['formOfWorkflow'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#formOfWorkflow ??= new DataLoader(
+      (keys) => settleEach(keys, ({ id, version }) => client.getPresentation(call, id, version)),
+      { cacheKeyFn: versionKey },
+    ));
+  }
+
+  get executionHistory(): VroLoaders['executionHistory'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#executionHistory ??= new DataLoader(
+      (keys) =>
+        settleEach(keys, ({ workflowId, offset, limit }) =>
+          client.recentExecutions(call, workflowId, offset, limit),
+        ),
+      {
+        cacheKeyFn: ({ workflowId, offset, limit }) => JSON.stringify([workflowId, offset, limit]),
+      },
+    ));
+  }
+
+  get executionById(): VroLoaders['executionById'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#executionById ??= new DataLoader(
+      (keys) =>
+        settleEach(keys, ({ workflowId, executionId }) =>
+          client.getExecution(call, workflowId, executionId),
+        ),
+      { cacheKeyFn: executionKey },
+    ));
+  }
+
+  get executionLogs(): VroLoaders['executionLogs'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#executionLogs ??= new DataLoader(
+      (keys) =>
+        settleEach(keys, ({ workflowId, executionId }) =>
+          client.getExecutionLogs(call, workflowId, executionId),
+        ),
+      { cacheKeyFn: executionKey },
+    ));
+  }
+
+  primeSummaries(workflows: readonly WorkflowRecord[]): void {
+    if (this.#workflowSummaryById !== undefined) prime(this.#workflowSummaryById, workflows);
+    else (this.#summaries ??= []).push(workflows);
+  }
 }
 
 function prime(
