@@ -469,7 +469,8 @@ function statusOf(failure: Error): number | null {
 
 function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    const value = raw[name];
     flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
