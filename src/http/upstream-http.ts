@@ -333,6 +333,8 @@ export class UpstreamHttp {
     const { signal } = deadline;
     let release: () => void;
     try {
+      // Awaited even when a slot is free: the calls started in the same turn
+      // count in each other's calls in flight, as the appliance sees them.
       release = await this.#limiter.acquire(signal, call.operation);
     } catch (error) {
       if (error instanceof QueueFullError) {
@@ -342,24 +344,29 @@ export class UpstreamHttp {
     }
     const inFlight = this.#limiter.running;
     const started = performance.now();
-    const learn = (overloaded: boolean): void =>
-      this.#adaptive?.record({
-        key: `${request.method} ${request.route}`,
-        rttMs: performance.now() - started,
-        inFlight,
-        overloaded,
-      });
     try {
       const response = await this.#send(call, request, target, signal);
-      learn(response.status === 429 || response.status === 503);
+      this.#learn(request, started, inFlight, response.status === 429 || response.status === 503);
       return response;
     } catch (error) {
       // An answer that could not be used still took the appliance its time; a timeout is overload.
-      if (error instanceof UpstreamBadResponseError || deadline.timedOut) learn(deadline.timedOut);
+      if (error instanceof UpstreamBadResponseError || deadline.timedOut) {
+        this.#learn(request, started, inFlight, deadline.timedOut);
+      }
       throw error;
     } finally {
       release();
     }
+  }
+
+  /** Tells the adaptive limit how long a call took. */
+  #learn(request: UpstreamRequest, started: number, inFlight: number, overloaded: boolean): void {
+    this.#adaptive?.record({
+      key: limitKey(request),
+      rttMs: performance.now() - started,
+      inFlight,
+      overloaded,
+    });
   }
 
   #mapFailure(error: unknown, clientSignal: AbortSignal, deadline: CallDeadline): Error {
@@ -452,6 +459,23 @@ export class UpstreamHttp {
       throw new UpstreamBadResponseError(this.service, error.message, error.status);
     }
   }
+}
+
+/** `GET /workflows`: the adaptive limit's key of a request, made once per method and route. */
+const limitKeys = new Map<string, Map<HttpMethod, string>>();
+
+function limitKey({ method, route }: UpstreamRequest): string {
+  let byMethod = limitKeys.get(route);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    limitKeys.set(route, byMethod);
+  }
+  let key = byMethod.get(method);
+  if (key === undefined) {
+    key = `${method} ${route}`;
+    byMethod.set(method, key);
+  }
+  return key;
 }
 
 function outcomeOf(failure: Error): UpstreamCallEvent['outcome'] {
