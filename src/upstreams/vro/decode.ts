@@ -79,7 +79,19 @@ class SummaryAttributes {
   canExecute: string | undefined;
   canEdit: string | undefined;
 
+  /** Reads the entries of `list` (whatever was read before is forgotten). */
   read(list: unknown[]): void {
+    this.itemHref = undefined;
+    this.id = undefined;
+    this.name = undefined;
+    this.description = undefined;
+    this.version = undefined;
+    this.customIcon = undefined;
+    this.categoryName = undefined;
+    this.categoryHref = undefined;
+    this.type = undefined;
+    this.canExecute = undefined;
+    this.canEdit = undefined;
     for (const entry of list) {
       if (!isObject(entry)) continue;
       const name = entry['name'];
@@ -125,6 +137,9 @@ class SummaryAttributes {
   }
 }
 
+/** One for every item: decoding is synchronous, and its values are copied out before the next. */
+const itemAttributes = new SummaryAttributes();
+
 /** A value; null when missing or empty. */
 function nonEmpty(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
@@ -137,7 +152,7 @@ function isTrue(value: string | undefined): boolean {
 function decodeSummary(link: Record<string, unknown>, status: number): WorkflowRecord {
   const list = link['attributes'] ?? link['attribute'];
   if (!Array.isArray(list)) throw bad('a workflow item without attributes', status);
-  const attributes = new SummaryAttributes();
+  const attributes = itemAttributes;
   attributes.read(list as unknown[]);
   const id = nonEmpty(attributes.id);
   const { name } = attributes;
