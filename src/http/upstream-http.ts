@@ -461,7 +461,7 @@ export class UpstreamHttp {
   }
 }
 
-/** `GET /workflows`: the adaptive limit's key of a request, made once per method and route. */
+/** The adaptive limit's key of a request (`GET /workflows`), made once per method and route. */
 const limitKeys = new Map<string, Map<HttpMethod, string>>();
 
 function limitKey({ method, route }: UpstreamRequest): string {
