@@ -28,9 +28,17 @@ const xmlDeclaration = /^<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["
 
 /** The character set label the answer declares for its body; `utf-8` when it declares none. */
 export function declaredCharset(contentType: string | undefined, body: Uint8Array): string {
-  const bom = boms.find(({ bytes }) => bytes.every((byte, i) => body[i] === byte));
-  if (bom !== undefined) return bom.charset;
-  const match = contentType === undefined ? null : charsetParameter.exec(contentType);
+  // every byte order mark starts with one of these
+  const first = body[0];
+  if (first === 0xef || first === 0xfe || first === 0xff) {
+    const bom = boms.find(({ bytes }) => bytes.every((byte, i) => body[i] === byte));
+    if (bom !== undefined) return bom.charset;
+  }
+  // a parameter follows a `;`
+  const match =
+    contentType === undefined || !contentType.includes(';')
+      ? null
+      : charsetParameter.exec(contentType);
   const label = match?.[1] ?? match?.[2];
   if (label !== undefined && label.trim() !== '') return label.trim().toLowerCase();
   // An XML declaration is ASCII in every encoding an NSX manager would use.

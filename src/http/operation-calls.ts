@@ -13,11 +13,15 @@ import type { UpstreamRequest, UpstreamResponse } from './upstream-http.ts';
 export class OperationCalls {
   readonly #reads = new Map<UpstreamService, Map<string, Promise<UpstreamResponse>>>();
 
-  /** Sends the request through `send`, or answers an identical read made before. */
+  /**
+   * Sends the request through `send`, or answers an identical read made
+   * before. `search`: the request's query string, when the caller has it.
+   */
   async send(
     service: UpstreamService,
     request: UpstreamRequest,
     send: () => Promise<UpstreamResponse>,
+    search: string = queryString(request.query),
   ): Promise<UpstreamResponse> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       this.#reads.delete(service);
@@ -32,7 +36,7 @@ export class OperationCalls {
       reads = new Map();
       this.#reads.set(service, reads);
     }
-    const key = readKey(request);
+    const key = readKey(request, search);
     const made = reads.get(key);
     if (made !== undefined) return made;
     const sent = send();
@@ -49,13 +53,25 @@ export class OperationCalls {
   }
 }
 
-function readKey(request: UpstreamRequest): string {
-  const headers = Object.entries(request.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+function readKey(request: UpstreamRequest, search: string): string {
   return JSON.stringify([
     request.method,
     request.path,
-    queryString(request.query),
+    search,
     request.authorization ?? null,
-    headers,
+    headersKey(request.headers),
   ]);
+}
+
+/** The headers' names and values in name order, per headers object: a client sends the same few objects. */
+const headersKeys = new WeakMap<object, string>();
+
+function headersKey(headers: Readonly<Record<string, string>> | undefined): string {
+  if (headers === undefined) return '[]';
+  let key = headersKeys.get(headers);
+  if (key === undefined) {
+    key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (Object.isFrozen(headers)) headersKeys.set(headers, key);
+  }
+  return key;
 }

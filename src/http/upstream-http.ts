@@ -215,17 +215,23 @@ export class UpstreamHttp {
   /** Sends one request; resolves for 2xx, throws an UpstreamError otherwise. */
   async request(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
     // A query that cannot be encoded fails here, as bad input: never as the upstream's failure.
-    queryString(request.query);
+    const search = queryString(request.query);
+    const target = this.#basePath + request.path + search;
     const { operation } = call;
-    if (operation === undefined) return this.#call(call, request);
-    return operation.send(this.service, request, () => this.#call(call, request));
+    if (operation === undefined) return this.#call(call, request, target);
+    return operation.send(this.service, request, () => this.#call(call, request, target), search);
   }
 
-  async #call(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
+  /** `target`: the request's path and query string below the upstream's origin. */
+  async #call(
+    call: CallContext,
+    request: UpstreamRequest,
+    target: string,
+  ): Promise<UpstreamResponse> {
     const { timeoutMs } = this.#options;
     const deadline = new CallDeadline(call.signal, timeoutMs);
     try {
-      return await this.#attempts(call, request, deadline);
+      return await this.#attempts(call, request, target, deadline);
     } finally {
       deadline.dispose();
     }
@@ -234,6 +240,7 @@ export class UpstreamHttp {
   async #attempts(
     call: CallContext,
     request: UpstreamRequest,
+    target: string,
     deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
     const { signal } = deadline;
@@ -273,7 +280,7 @@ export class UpstreamHttp {
           traced === undefined
             ? request
             : { ...request, headers: { ...request.headers, ...traced.headers } };
-        result = await this.#sendWithSlot(call, sent, deadline);
+        result = await this.#sendWithSlot(call, sent, target, deadline);
       } catch (error) {
         result = this.#mapFailure(error, call.signal, deadline);
       }
@@ -320,11 +327,14 @@ export class UpstreamHttp {
   async #sendWithSlot(
     call: CallContext,
     request: UpstreamRequest,
+    target: string,
     deadline: CallDeadline,
   ): Promise<UpstreamResponse> {
     const { signal } = deadline;
     let release: () => void;
     try {
+      // Awaited even when a slot is free: the calls started in the same turn
+      // count in each other's calls in flight, as the appliance sees them.
       release = await this.#limiter.acquire(signal, call.operation);
     } catch (error) {
       if (error instanceof QueueFullError) {
@@ -334,24 +344,29 @@ export class UpstreamHttp {
     }
     const inFlight = this.#limiter.running;
     const started = performance.now();
-    const learn = (overloaded: boolean): void =>
-      this.#adaptive?.record({
-        key: `${request.method} ${request.route}`,
-        rttMs: performance.now() - started,
-        inFlight,
-        overloaded,
-      });
     try {
-      const response = await this.#send(call, request, signal);
-      learn(response.status === 429 || response.status === 503);
+      const response = await this.#send(call, request, target, signal);
+      this.#learn(request, started, inFlight, response.status === 429 || response.status === 503);
       return response;
     } catch (error) {
       // An answer that could not be used still took the appliance its time; a timeout is overload.
-      if (error instanceof UpstreamBadResponseError || deadline.timedOut) learn(deadline.timedOut);
+      if (error instanceof UpstreamBadResponseError || deadline.timedOut) {
+        this.#learn(request, started, inFlight, deadline.timedOut);
+      }
       throw error;
     } finally {
       release();
     }
+  }
+
+  /** Tells the adaptive limit how long a call took. */
+  #learn(request: UpstreamRequest, started: number, inFlight: number, overloaded: boolean): void {
+    this.#adaptive?.record({
+      key: limitKey(request),
+      rttMs: performance.now() - started,
+      inFlight,
+      overloaded,
+    });
   }
 
   #mapFailure(error: unknown, clientSignal: AbortSignal, deadline: CallDeadline): Error {
@@ -428,15 +443,12 @@ export class UpstreamHttp {
   async #send(
     call: CallContext,
     request: UpstreamRequest,
+    target: string,
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     const headers: Record<string, string> = { 'x-request-id': call.requestId, ...request.headers };
     if (request.authorization !== undefined) headers['authorization'] = request.authorization;
-    const options: Dispatcher.DispatchOptions = {
-      method: request.method,
-      path: this.#basePath + request.path + queryString(request.query),
-      headers,
-    };
+    const options: Dispatcher.DispatchOptions = { method: request.method, path: target, headers };
     if (request.body !== undefined) options.body = request.body;
     const limit = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
     try {
@@ -447,6 +459,23 @@ export class UpstreamHttp {
       throw new UpstreamBadResponseError(this.service, error.message, error.status);
     }
   }
+}
+
+/** The adaptive limit's key of a request (`GET /workflows`), made once per method and route. */
+const limitKeys = new Map<string, Map<HttpMethod, string>>();
+
+function limitKey({ method, route }: UpstreamRequest): string {
+  let byMethod = limitKeys.get(route);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    limitKeys.set(route, byMethod);
+  }
+  let key = byMethod.get(method);
+  if (key === undefined) {
+    key = `${method} ${route}`;
+    byMethod.set(method, key);
+  }
+  return key;
 }
 
 function outcomeOf(failure: Error): UpstreamCallEvent['outcome'] {
@@ -464,7 +493,8 @@ function statusOf(failure: Error): number | null {
 
 function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    const value = raw[name];
     flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;

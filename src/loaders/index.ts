@@ -13,18 +13,30 @@ export interface Loaders {
 
 /** Each upstream's loaders are made on first use: most operations need one upstream. */
 export function createLoaders(clients: Clients, call: CallContext): Loaders {
-  let vro: VroLoaders | undefined;
-  let vra: VraLoaders | undefined;
-  let nsx: NsxLoaders | undefined;
-  return {
-    get vro() {
-      return (vro ??= createVroLoaders(clients.vro, call));
-    },
-    get vra() {
-      return (vra ??= createVraLoaders(clients.vra, call));
-    },
-    get nsx() {
-      return (nsx ??= createNsxLoaders(clients.nsx, call));
-    },
-  };
+  return new LazyLoaders(clients, call);
+}
+
+class LazyLoaders implements Loaders {
+  readonly #clients: Clients;
+  readonly #call: CallContext;
+  #vro: VroLoaders | undefined;
+  #vra: VraLoaders | undefined;
+  #nsx: NsxLoaders | undefined;
+
+  constructor(clients: Clients, call: CallContext) {
+    this.#clients = clients;
+    this.#call = call;
+  }
+
+  get vro(): VroLoaders {
+    return (this.#vro ??= createVroLoaders(this.#clients.vro, this.#call));
+  }
+
+  get vra(): VraLoaders {
+    return (this.#vra ??= createVraLoaders(this.#clients.vra, this.#call));
+  }
+
+  get nsx(): NsxLoaders {
+    return (this.#nsx ??= createNsxLoaders(this.#clients.nsx, this.#call));
+  }
 }

@@ -50,6 +50,12 @@ export interface VroLoaders {
   executionById: DataLoader<ExecutionKey, ExecutionRecord, string>;
   /** A run's log (`GET .../executions/{executionId}/logs/`). */
   executionLogs: DataLoader<ExecutionKey, LogEntryRecord[], string>;
+  /**
+   * Primes workflowSummaryById with the items of a workflow list (an id
+   * already there keeps its value), as `prime` would: only when that loader
+   * is first used, most requests never do.
+   */
+  primeSummaries(workflows: readonly WorkflowRecord[]): void;
 }
 
 const versionKey = ({ id, version }: WorkflowVersion): string => JSON.stringify([id, version]);
@@ -57,24 +63,81 @@ const versionKey = ({ id, version }: WorkflowVersion): string => JSON.stringify(
 const executionKey = ({ workflowId, executionId }: ExecutionKey): string =>
   JSON.stringify([workflowId, executionId]);
 
+/** Each loader is made when the request first uses it: an operation uses few of them. */
 export function createVroLoaders(client: VroClient, call: CallContext): VroLoaders {
-  return {
-    workflowById: new DataLoader((ids) => settleEach(ids, (id) => client.getWorkflow(call, id))),
-    workflowKept: new DataLoader((ids) =>
+  return new LazyVroLoaders(client, call);
+}
+
+class LazyVroLoaders implements VroLoaders {
+  readonly #client: VroClient;
+  readonly #call: CallContext;
+  #workflowById: VroLoaders['workflowById'] | undefined;
+  #workflowKept: VroLoaders['workflowKept'] | undefined;
+  #workflowAtVersion: VroLoaders['workflowAtVersion'] | undefined;
+  #workflowSummaryById: VroLoaders['workflowSummaryById'] | undefined;
+  #formOfWorkflow: VroLoaders['formOfWorkflow'] | undefined;
+  #executionHistory: VroLoaders['executionHistory'] | undefined;
+  #executionById: VroLoaders['executionById'] | undefined;
+  #executionLogs: VroLoaders['executionLogs'] | undefined;
+  /** Lists to prime workflowSummaryById with once it is made, in the order they came. */
+  #summaries: Array<readonly WorkflowRecord[]> | undefined;
+
+  constructor(client: VroClient, call: CallContext) {
+    this.#client = client;
+    this.#call = call;
+  }
+
+  get workflowById(): VroLoaders['workflowById'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#workflowById ??= new DataLoader((ids) =>
+      settleEach(ids, (id) => client.getWorkflow(call, id)),
+    ));
+  }
+
+  get workflowKept(): VroLoaders['workflowKept'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#workflowKept ??= new DataLoader((ids) =>
       settleEach(ids, (id) => client.getWorkflowKept(call, id)),
-    ),
-    workflowAtVersion: new DataLoader(
+    ));
+  }
+
+  get workflowAtVersion(): VroLoaders['workflowAtVersion'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#workflowAtVersion ??= new DataLoader(
       (keys) => settleEach(keys, ({ id, version }) => client.getWorkflow(call, id, version)),
       { cacheKeyFn: versionKey },
-    ),
-    workflowSummaryById: new DataLoader((ids) =>
+    ));
+  }
+
+  get workflowSummaryById(): VroLoaders['workflowSummaryById'] {
+    if (this.#workflowSummaryById !== undefined) return this.#workflowSummaryById;
+    const client = this.#client;
+    const call = this.#call;
+    const loader = new DataLoader((ids: readonly string[]) =>
       settleEach(ids, (id) => client.findWorkflow(call, id)),
-    ),
-    formOfWorkflow: new DataLoader(
+    );
+    for (const list of this.#summaries ?? []) prime(loader, list);
+    this.#summaries = undefined;
+    this.#workflowSummaryById = loader;
+    return loader;
+  }
+
+  get formOfWorkflow(): VroLoaders['formOfWorkflow'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#formOfWorkflow ??= new DataLoader(
       (keys) => settleEach(keys, ({ id, version }) => client.getPresentation(call, id, version)),
       { cacheKeyFn: versionKey },
-    ),
-    executionHistory: new DataLoader(
+    ));
+  }
+
+  get executionHistory(): VroLoaders['executionHistory'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#executionHistory ??= new DataLoader(
       (keys) =>
         settleEach(keys, ({ workflowId, offset, limit }) =>
           client.recentExecutions(call, workflowId, offset, limit),
@@ -82,20 +145,42 @@ export function createVroLoaders(client: VroClient, call: CallContext): VroLoade
       {
         cacheKeyFn: ({ workflowId, offset, limit }) => JSON.stringify([workflowId, offset, limit]),
       },
-    ),
-    executionById: new DataLoader(
+    ));
+  }
+
+  get executionById(): VroLoaders['executionById'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#executionById ??= new DataLoader(
       (keys) =>
         settleEach(keys, ({ workflowId, executionId }) =>
           client.getExecution(call, workflowId, executionId),
         ),
       { cacheKeyFn: executionKey },
-    ),
-    executionLogs: new DataLoader(
+    ));
+  }
+
+  get executionLogs(): VroLoaders['executionLogs'] {
+    const client = this.#client;
+    const call = this.#call;
+    return (this.#executionLogs ??= new DataLoader(
       (keys) =>
         settleEach(keys, ({ workflowId, executionId }) =>
           client.getExecutionLogs(call, workflowId, executionId),
         ),
       { cacheKeyFn: executionKey },
-    ),
-  };
+    ));
+  }
+
+  primeSummaries(workflows: readonly WorkflowRecord[]): void {
+    if (this.#workflowSummaryById !== undefined) prime(this.#workflowSummaryById, workflows);
+    else (this.#summaries ??= []).push(workflows);
+  }
+}
+
+function prime(
+  loader: VroLoaders['workflowSummaryById'],
+  workflows: readonly WorkflowRecord[],
+): void {
+  for (const workflow of workflows) loader.prime(workflow.id, workflow);
 }

@@ -100,22 +100,49 @@ interface Connection<T> {
   totalCount: number;
 }
 
-/** A Relay connection over the items read from `offset`. */
+/**
+ * A Relay connection over the items read from `offset`. Its edges and page
+ * info (a cursor per item) are made when a query first reads them: most
+ * select `nodes` only.
+ */
 export function toConnection<T>(
   kind: ConnectionKind,
   offset: number,
   page: ConnectionPage<T>,
 ): Connection<T> {
-  const edges = page.items.map((node, i) => ({ cursor: encodeCursor(kind, offset + i), node }));
-  return {
-    edges,
-    nodes: page.items,
-    pageInfo: {
-      hasNextPage: offset + page.items.length < page.totalCount,
-      hasPreviousPage: offset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-    totalCount: page.totalCount,
-  };
+  return new PageConnection(kind, offset, page.items, page.totalCount);
+}
+
+class PageConnection<T> implements Connection<T> {
+  readonly nodes: T[];
+  readonly totalCount: number;
+  readonly #kind: ConnectionKind;
+  readonly #offset: number;
+  #edges: Connection<T>['edges'] | undefined;
+
+  constructor(kind: ConnectionKind, offset: number, nodes: T[], totalCount: number) {
+    this.nodes = nodes;
+    this.totalCount = totalCount;
+    this.#kind = kind;
+    this.#offset = offset;
+  }
+
+  get edges(): Connection<T>['edges'] {
+    this.#edges ??= this.nodes.map((node, i) => ({
+      cursor: encodeCursor(this.#kind, this.#offset + i),
+      node,
+    }));
+    return this.#edges;
+  }
+
+  get pageInfo(): Connection<T>['pageInfo'] {
+    const count = this.nodes.length;
+    const edges = count === 0 ? undefined : this.edges;
+    return {
+      hasNextPage: this.#offset + count < this.totalCount,
+      hasPreviousPage: this.#offset > 0,
+      startCursor: edges?.[0]?.cursor ?? null,
+      endCursor: edges?.at(-1)?.cursor ?? null,
+    };
+  }
 }

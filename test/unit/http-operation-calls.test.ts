@@ -50,6 +50,20 @@ describe('OperationCalls', () => {
     expect(upstream.sent).toHaveLength(6);
   });
 
+  it('tells reads apart by headers even when one headers object is changed between them', async () => {
+    const calls = new OperationCalls();
+    const upstream = counter();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const frozen = Object.freeze({ accept: 'application/json' });
+    const first = get('/a', { headers });
+    await calls.send('vro', first, upstream.send(first));
+    headers['accept'] = 'application/xml';
+    await calls.send('vro', first, upstream.send(first));
+    await calls.send('vro', get('/a', { headers: frozen }), upstream.send(first));
+    await calls.send('vro', get('/a', { headers: frozen }), upstream.send(first));
+    expect(upstream.sent).toHaveLength(2);
+  });
+
   it('makes a read again after a write to the same upstream, not after a write to another', async () => {
     const calls = new OperationCalls();
     const upstream = counter();

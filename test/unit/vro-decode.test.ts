@@ -68,6 +68,52 @@ describe('vRO body decoding', () => {
     expect(page.workflows[0]?.description).toBeNull();
   });
 
+  it('reads the last entry of a repeated attribute, one without a string value as missing', () => {
+    const page = decodeWorkflowPage(
+      {
+        link: [
+          {
+            attributes: [
+              { name: 'id', value: 'w1' },
+              { name: 'name', value: 'One' },
+              { name: 'version', value: '1.0.0' },
+              { name: 'version', value: '1.0.1' },
+              { name: 'canEdit', value: 'TRUE' },
+              { name: 'categoryName', value: 'Old' },
+              { name: 'categoryName', value: 7 },
+              { name: 42, value: 'ignored' },
+              'not an entry',
+              { name: 'itemHref', value: 'https://h/vco/api/workflows/w1/' },
+            ],
+            rel: 'down',
+          },
+        ],
+        total: '1',
+      },
+      200,
+    );
+    expect(page).toEqual({
+      total: 1,
+      workflows: [
+        {
+          id: 'w1',
+          name: 'One',
+          description: null,
+          version: '1.0.1',
+          href: 'https://h/vco/api/workflows/w1/',
+          customIcon: false,
+          summary: {
+            categoryName: null,
+            categoryHref: null,
+            type: null,
+            canExecute: false,
+            canEdit: true,
+          },
+        },
+      ],
+    });
+  });
+
   it('refuses a query result without total or an item without its id', () => {
     expect(badResponse(() => decodeWorkflowPage({ link: [] }, 200)).extensions['code']).toBe(
       'UPSTREAM_BAD_RESPONSE',

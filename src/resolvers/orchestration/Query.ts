@@ -10,7 +10,7 @@ export const Query: QueryResolvers = {
     const conditions = buildConditions(checkWorkflowFilter(filter));
     const page = await clients.vro.queryWorkflows(call, { conditions, maxResult, startIndex });
     const workflows = page.workflows.slice(0, maxResult);
-    for (const workflow of workflows) loaders.vro.workflowSummaryById.prime(workflow.id, workflow);
+    loaders.vro.primeSummaries(workflows);
     return toConnection('workflows', startIndex, { items: workflows, totalCount: page.total });
   },
 

@@ -81,7 +81,8 @@ interface VersionedForm {
   form: FormRecord;
 }
 
-const json = { accept: 'application/json' } as const;
+/** Frozen: the seam knows it unchanged between calls (operation-calls.ts). */
+const json = Object.freeze({ accept: 'application/json' } as const);
 
 /** Typed calls to the orchestration server (vRO); paths are below its API root (`.../vco/api`). */
 export class VroClient {
@@ -90,6 +91,9 @@ export class VroClient {
   readonly #watcher: ExecutionWatcher;
   readonly #detailCache: SharedCache<WorkflowRecord> | undefined;
   readonly #formCache: SharedCache<VersionedForm> | undefined;
+  /** The service account's `Authorization`, made once for the credentials it was made of. */
+  #serviceAuthorization:
+    { username: string | undefined; password: string | undefined; value: string } | undefined;
 
   constructor(http: UpstreamHttp, credentials: VroCredentials, options: VroClientOptions = {}) {
     this.#http = http;
@@ -448,7 +452,13 @@ export class VroClient {
     if (user !== undefined) return user;
     const { username, password } = this.#credentials;
     if (username === undefined && password === undefined) return undefined;
-    return basicAuthorization(username ?? '', password ?? '');
+    const kept = this.#serviceAuthorization;
+    if (kept !== undefined && kept.username === username && kept.password === password) {
+      return kept.value;
+    }
+    const value = basicAuthorization(username ?? '', password ?? '');
+    this.#serviceAuthorization = { username, password, value };
+    return value;
   }
 }
 
