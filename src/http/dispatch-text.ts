@@ -1,14 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { BodyCharsetError, decodeBody } from './body-charset.ts';
+import { BodyCharsetError, decodeBody, utf8Body } from './body-charset.ts';
 import { abortReason } from './concurrency-limiter.ts';
 import { releaseBuffer } from './release-buffer.ts';
 
 interface TextAnswer {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The whole body, decoded in the character set it declares (body-charset.ts). */
+  /** The whole body, decoded in the character set it declares (body-charset.ts); empty when `bytes` holds it. */
   body: string;
+  /** A success answer's body as UTF-8 bytes, when they were asked for instead of its text. */
+  bytes?: Buffer;
 }
 
 /** The answer came, but its body cannot be used: too large, or not text in its declared charset. */
@@ -38,25 +40,29 @@ export class BodyTooLargeError extends UnreadableBodyError {
  * UnreadableBodyError for a success body that is not text in its charset, and with
  * undici's own error for anything on the wire. Unlike `Dispatcher.request`, no
  * stream or async iterator is made per call: the gateway's hot path.
+ * `asBytes`: a success answer's body is kept as UTF-8 bytes, not made text
+ * (a large XML answer is parsed from its bytes: xml.ts).
  */
 export function dispatchForText(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   signal: AbortSignal,
   maxBytes: number,
+  asBytes = false,
 ): Promise<TextAnswer> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(abortReason(signal));
       return;
     }
-    dispatcher.dispatch(options, new TextHandler(signal, maxBytes, resolve, reject));
+    dispatcher.dispatch(options, new TextHandler(signal, maxBytes, asBytes, resolve, reject));
   });
 }
 
 class TextHandler implements Dispatcher.DispatchHandler {
   readonly #signal: AbortSignal;
   readonly #maxBytes: number;
+  readonly #asBytes: boolean;
   readonly #resolve: (answer: TextAnswer) => void;
   readonly #reject: (error: Error) => void;
   #controller: Dispatcher.DispatchController | undefined;
@@ -70,11 +76,13 @@ class TextHandler implements Dispatcher.DispatchHandler {
   constructor(
     signal: AbortSignal,
     maxBytes: number,
+    asBytes: boolean,
     resolve: (answer: TextAnswer) => void,
     reject: (error: Error) => void,
   ) {
     this.#signal = signal;
     this.#maxBytes = maxBytes;
+    this.#asBytes = asBytes;
     this.#resolve = resolve;
     this.#reject = reject;
     signal.addEventListener('abort', this.#onAbort, { once: true });
@@ -111,10 +119,18 @@ class TextHandler implements Dispatcher.DispatchHandler {
     const bytes = joined ? Buffer.concat(this.#chunks) : (this.#chunks[0] ?? Buffer.alloc(0));
     this.#chunks.length = 0;
     const status = this.#status;
+    const success = status >= 200 && status < 300;
     let body: string;
     try {
+      if (this.#asBytes && success) {
+        const utf8 = utf8Body(bytes, this.#headers['content-type']);
+        // re-encoded from another charset: the bytes as they came are not needed any more
+        if (joined && utf8.buffer !== bytes.buffer) releaseBuffer(bytes);
+        this.#resolve({ status, headers: this.#headers, body: '', bytes: utf8 });
+        return;
+      }
       // Only a success answer's content is used: an error answer's stays readable, its status decides.
-      body = decodeBody(bytes, this.#headers['content-type'], status >= 200 && status < 300);
+      body = decodeBody(bytes, this.#headers['content-type'], success);
     } catch (error) {
       if (joined) releaseBuffer(bytes);
       this.#reject(

@@ -57,5 +57,6 @@ function readKey(request: UpstreamRequest): string {
     queryString(request.query),
     request.authorization ?? null,
     headers,
+    request.answerAs ?? 'text',
   ]);
 }

@@ -29,7 +29,12 @@ import type { FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
 import type { XmlElement } from './xml.ts';
 
 export interface FirewallStore {
-  getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord>;
+  /** `forEdit`: a read of the edit's own, whose record may carry `release`. */
+  getFirewall(
+    call: CallContext,
+    contextId: string,
+    forEdit?: boolean,
+  ): Promise<FirewallConfigRecord>;
   postFirewall(
     call: CallContext,
     contextId: string,
@@ -69,19 +74,23 @@ export async function replaceFirewallRules(
   generationNumber: string | undefined,
 ): Promise<FirewallConfigRecord> {
   await serialised(store.firewallWrites, contextId, call, async () => {
-    const current = await store.getFirewall(call, contextId);
-    const rules = drafts.map((draft) =>
-      draft.id === undefined
-        ? ruleXml(draft)
-        : ruleXml(draft, currentRule(current, draft, draft.id)),
-    );
-    const document = replaceAllRules(current.document, rules);
-    await store.postFirewall(
-      call,
-      contextId,
-      generationNumber ?? current.generationNumber,
-      document,
-    );
+    const current = await store.getFirewall(call, contextId, true);
+    try {
+      const rules = drafts.map((draft) =>
+        draft.id === undefined
+          ? ruleXml(draft)
+          : ruleXml(draft, currentRule(current, draft, draft.id)),
+      );
+      const document = replaceAllRules(current.document, rules);
+      await store.postFirewall(
+        call,
+        contextId,
+        generationNumber ?? current.generationNumber,
+        document,
+      );
+    } finally {
+      current.release?.();
+    }
   });
   return store.getFirewall(call, contextId);
 }
@@ -140,8 +149,12 @@ async function editFirewall(
   edit: (current: FirewallConfigRecord) => XmlElement,
 ): Promise<FirewallConfigRecord> {
   await retryOnConflict(store.firewallWrites, contextId, call, retry, async () => {
-    const current = await store.getFirewall(call, contextId);
-    await store.postFirewall(call, contextId, current.generationNumber, edit(current));
+    const current = await store.getFirewall(call, contextId, true);
+    try {
+      await store.postFirewall(call, contextId, current.generationNumber, edit(current));
+    } finally {
+      current.release?.();
+    }
   });
   return store.getFirewall(call, contextId);
 }
