@@ -47,6 +47,35 @@ describe('a megabyte firewall configuration', () => {
     for (const [id, xml] of before) expect(after.get(id)).toBe(xml);
   });
 
+  it('takes a write whose caller asks for the generation only, sent with its length, in the bytes a whole answer sends', async () => {
+    stack.nsx.requests.length = 0;
+    const mutation = (notes: string, fields: string) =>
+      `mutation { addApplicationFirewallRule(portGroupId: "${largeFirewallContext}", position: 1, rule: { action: "allow", notes: "${notes}" }) { ${fields} } }`;
+    const lean = await stack.gql<any>(mutation('lean', 'generationNumber'));
+    expect(lean.errors).toBeUndefined();
+    expect(calls(stack.nsx)).toEqual([
+      `GET ${configPath}`,
+      `POST ${configPath}`,
+      `GET ${configPath}`,
+    ]);
+    const post = stack.nsx.requests[1];
+    const now = await stack.gql<any>(
+      `{ applicationFirewall(portGroupId: "${largeFirewallContext}") { generationNumber } }`,
+    );
+    expect(lean.data.addApplicationFirewallRule.generationNumber).toBe(
+      now.data.applicationFirewall.generationNumber,
+    );
+    expect(Number(post?.headers['content-length'])).toBe(post?.body.length);
+    expect(post?.headers['transfer-encoding']).toBeUndefined();
+    // the same write, the rules asked for through a fragment: answered whole
+    const whole = await stack.gql<any>(
+      `${mutation('whole', '...all')} fragment all on FirewallConfig { generationNumber rules { notes } }`,
+    );
+    expect(whole.errors).toBeUndefined();
+    expect(whole.data.addApplicationFirewallRule.rules[1].notes).toBe('whole');
+    expect(whole.data.addApplicationFirewallRule.rules[2].notes).toBe('lean');
+  });
+
   it('is read whole, every rule with its parts', async () => {
     const answer = await stack.gql<any>(
       `{ applicationFirewall(portGroupId: "${largeFirewallContext}") { rules { id action source destination } } }`,

@@ -25,7 +25,7 @@ import {
 } from './firewall-xml.ts';
 import type { KeyedLock } from './keyed-lock.ts';
 import { RuleNotFoundError } from './rule-not-found-error.ts';
-import type { FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
+import type { FirewallConfigAnswer, FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
 import type { XmlElement } from './xml.ts';
 
 export interface FirewallStore {
@@ -72,7 +72,8 @@ export async function replaceFirewallRules(
   contextId: string,
   drafts: readonly RuleDraft[],
   generationNumber: string | undefined,
-): Promise<FirewallConfigRecord> {
+  answer: FirewallAnswer = 'rules',
+): Promise<FirewallConfigAnswer> {
   await serialised(store.firewallWrites, contextId, call, async () => {
     const current = await store.getFirewall(call, contextId, true);
     try {
@@ -92,7 +93,7 @@ export async function replaceFirewallRules(
       current.release?.();
     }
   });
-  return store.getFirewall(call, contextId);
+  return readBack(store, call, contextId, answer);
 }
 
 /** Adds a rule (or, with an id, updates that rule in place or moves it to `position`). */
@@ -103,8 +104,9 @@ export async function addFirewallRule(
   draft: RuleDraft,
   position: number | undefined,
   retry: ConflictRetry = defaultConflictRetry,
-): Promise<FirewallConfigRecord> {
-  return editFirewall(store, call, contextId, retry, (current) => {
+  answer: FirewallAnswer = 'rules',
+): Promise<FirewallConfigAnswer> {
+  return editFirewall(store, call, contextId, retry, answer, (current) => {
     const size = layerSize(current, draft.layer);
     if (draft.id === undefined) {
       checkPositionIn(position, size);
@@ -123,8 +125,9 @@ export async function removeFirewallRule(
   contextId: string,
   ruleId: string,
   retry: ConflictRetry = defaultConflictRetry,
-): Promise<FirewallConfigRecord> {
-  return editFirewall(store, call, contextId, retry, (current) => {
+  answer: FirewallAnswer = 'rules',
+): Promise<FirewallConfigAnswer> {
+  return editFirewall(store, call, contextId, retry, answer, (current) => {
     if (!current.ruleElements.some((rule) => rule.id === ruleId)) {
       throw new RuleNotFoundError(ruleId, contextId);
     }
@@ -146,8 +149,9 @@ async function editFirewall(
   call: CallContext,
   contextId: string,
   retry: ConflictRetry,
+  answer: FirewallAnswer,
   edit: (current: FirewallConfigRecord) => XmlElement,
-): Promise<FirewallConfigRecord> {
+): Promise<FirewallConfigAnswer> {
   await retryOnConflict(store.firewallWrites, contextId, call, retry, async () => {
     const current = await store.getFirewall(call, contextId, true);
     try {
@@ -156,5 +160,24 @@ async function editFirewall(
       current.release?.();
     }
   });
-  return store.getFirewall(call, contextId);
+  return readBack(store, call, contextId, answer);
+}
+
+/**
+ * What a write answers: `rules`, the configuration read back; `generation`
+ * (the caller asks for no rule), that read checked and its generation
+ * number, its bytes freed at once.
+ */
+export type FirewallAnswer = 'rules' | 'generation';
+
+async function readBack(
+  store: FirewallStore,
+  call: CallContext,
+  contextId: string,
+  answer: FirewallAnswer,
+): Promise<FirewallConfigAnswer> {
+  if (answer === 'rules') return store.getFirewall(call, contextId);
+  const config = await store.getFirewall(call, contextId, true);
+  config.release?.();
+  return { contextId: config.contextId, generationNumber: config.generationNumber };
 }

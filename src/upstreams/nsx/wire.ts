@@ -107,6 +107,19 @@ export interface FirewallConfigRecord {
   release?: () => void;
 }
 
+/**
+ * A firewall write's answer when only its generation number is asked for:
+ * the configuration read back was checked, and its bytes freed at once.
+ */
+export interface FirewallGenerationRecord {
+  contextId: string;
+  generationNumber: string;
+  ruleElements?: undefined;
+}
+
+/** What a firewall write answers: the configuration read back, or its generation only. */
+export type FirewallConfigAnswer = FirewallConfigRecord | FirewallGenerationRecord;
+
 /** `<edgeSummary>` of `GET /api/{v}/edges` (NSX-v 6.x and vCNS 5.x). */
 export interface EdgeRecord {
   id: string;
