@@ -70,6 +70,12 @@ class TextHandler implements Dispatcher.DispatchHandler {
   #headers: IncomingHttpHeaders = {};
   readonly #chunks: Buffer[] = [];
   #size = 0;
+  /**
+   * Bytes asked for, of a declared length: the body, copied in as it comes.
+   * The chunks then live no longer than their copy, instead of the whole
+   * download (a collection meanwhile would keep them until a full one).
+   */
+  #into: Buffer | undefined;
   #failure: Error | undefined;
   #settled = false;
 
@@ -100,6 +106,10 @@ class TextHandler implements Dispatcher.DispatchHandler {
   ): void {
     this.#status = status;
     this.#headers = headers;
+    const length = Number(headers['content-length']);
+    if (this.#asBytes && status >= 200 && status < 300 && Number.isSafeInteger(length)) {
+      if (length > 0 && length <= this.#maxBytes) this.#into = Buffer.allocUnsafeSlow(length);
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -110,14 +120,29 @@ class TextHandler implements Dispatcher.DispatchHandler {
       controller.abort(error);
       return;
     }
-    this.#chunks.push(chunk);
+    const into = this.#into;
+    if (into === undefined) {
+      this.#chunks.push(chunk);
+    } else if (this.#size <= into.length) {
+      chunk.copy(into, this.#size - chunk.length);
+    } else {
+      // more than declared: gathered as chunks from here
+      this.#into = undefined;
+      this.#chunks.push(into.subarray(0, this.#size - chunk.length), chunk);
+    }
   }
 
   onResponseEnd(): void {
     if (!this.#settle()) return;
-    const joined = this.#chunks.length > 1;
-    const bytes = joined ? Buffer.concat(this.#chunks) : (this.#chunks[0] ?? Buffer.alloc(0));
+    const into = this.#into;
+    const joined = into !== undefined || this.#chunks.length > 1;
+    let bytes: Buffer;
+    if (into !== undefined)
+      bytes = this.#size === into.length ? into : into.subarray(0, this.#size);
+    else if (joined) bytes = Buffer.concat(this.#chunks);
+    else bytes = this.#chunks[0] ?? Buffer.alloc(0);
     this.#chunks.length = 0;
+    this.#into = undefined;
     const status = this.#status;
     const success = status >= 200 && status < 300;
     let body: string;

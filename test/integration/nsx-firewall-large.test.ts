@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largeFirewallContext } from '../../src/simulators/nsx/large-firewall.ts';
+import { createNsxClient } from '../../src/upstreams/nsx/client.ts';
 import { calls, storedRules } from '../helpers/nsx.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
@@ -74,6 +75,24 @@ describe('a megabyte firewall configuration', () => {
     expect(whole.errors).toBeUndefined();
     expect(whole.data.addApplicationFirewallRule.rules[1].notes).toBe('whole');
     expect(whole.data.addApplicationFirewallRule.rules[2].notes).toBe('lean');
+  });
+
+  it('has its generation read back checked: a malformed answer is UPSTREAM_BAD_RESPONSE, a sound one its ETag', async () => {
+    const client = createNsxClient(stack.config);
+    const call = { signal: new AbortController().signal, requestId: 'generation' };
+    try {
+      const read = await client.getFirewallGeneration(call, largeFirewallContext);
+      expect(read.generationNumber).toBe(
+        (await client.getFirewall(call, largeFirewallContext)).generationNumber,
+      );
+      stack.nsx.faults.inject({ fault: { kind: 'malformed' }, method: 'GET', path: configPath });
+      await expect(client.getFirewallGeneration(call, largeFirewallContext)).rejects.toMatchObject({
+        code: 'UPSTREAM_BAD_RESPONSE',
+      });
+    } finally {
+      stack.nsx.faults.clear();
+      await client.close();
+    }
   });
 
   it('is read whole, every rule with its parts', async () => {

@@ -17,7 +17,12 @@ import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
 import { readNsxError } from './error-xml.ts';
 import { badResponse } from './fields.ts';
-import { firewallRuleDepth, generationFromEtag, readFirewallConfig } from './firewall-xml.ts';
+import {
+  checkFirewallDocument,
+  firewallRuleDepth,
+  generationFromEtag,
+  readFirewallConfig,
+} from './firewall-xml.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import { ipSetCreateXml, ipSetUpdateXml, readIpSet, readIpSetList } from './ip-set-xml.ts';
 import { readService, readServiceList, serviceCreateXml, serviceUpdateXml } from './service-xml.ts';
@@ -32,6 +37,7 @@ import type {
   DistributedFirewallRecord,
   EdgeRecord,
   FirewallConfigRecord,
+  FirewallGenerationRecord,
   FirewallLayerName,
   FirewallSectionRecord,
   IpSetRecord,
@@ -444,6 +450,32 @@ export class NsxClient {
     } catch (error) {
       release();
       throw error;
+    }
+  }
+
+  /**
+   * The configuration's generation number, on a read of its own: the answer
+   * is checked (well-formed throughout, its root and the rules' element)
+   * without reading its rules, and its bytes are freed at once.
+   */
+  async getFirewallGeneration(
+    call: CallContext,
+    contextId: string,
+  ): Promise<FirewallGenerationRecord> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
+      route: '/api/2.0/app/firewall/{contextId}/config',
+      answerAs: 'bytes',
+      exclusive: true,
+    });
+    try {
+      const generationNumber = generationFromEtag(response.headers['etag']);
+      // the rules' element is read lazily: the rules are only checked
+      checkFirewallDocument(await this.#parse(response, { lazyDepth: firewallRuleDepth - 1 }));
+      return { contextId, generationNumber };
+    } finally {
+      if (response.bytes !== undefined) releaseBuffer(response.bytes);
     }
   }
 

@@ -25,7 +25,12 @@ import {
 } from './firewall-xml.ts';
 import type { KeyedLock } from './keyed-lock.ts';
 import { RuleNotFoundError } from './rule-not-found-error.ts';
-import type { FirewallConfigAnswer, FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
+import type {
+  FirewallConfigAnswer,
+  FirewallConfigRecord,
+  FirewallGenerationRecord,
+  FirewallRuleRecord,
+} from './wire.ts';
 import type { XmlElement } from './xml.ts';
 
 export interface FirewallStore {
@@ -35,6 +40,8 @@ export interface FirewallStore {
     contextId: string,
     forEdit?: boolean,
   ): Promise<FirewallConfigRecord>;
+  /** The generation number on a read of its own, the answer checked, its rules not read. */
+  getFirewallGeneration(call: CallContext, contextId: string): Promise<FirewallGenerationRecord>;
   postFirewall(
     call: CallContext,
     contextId: string,
@@ -165,8 +172,8 @@ async function editFirewall(
 
 /**
  * What a write answers: `rules`, the configuration read back; `generation`
- * (the caller asks for no rule), that read checked and its generation
- * number, its bytes freed at once.
+ * (the caller asks for no rule), its generation number read back, the
+ * answer checked but its rules not read.
  */
 export type FirewallAnswer = 'rules' | 'generation';
 
@@ -176,8 +183,7 @@ async function readBack(
   contextId: string,
   answer: FirewallAnswer,
 ): Promise<FirewallConfigAnswer> {
-  if (answer === 'rules') return store.getFirewall(call, contextId);
-  const config = await store.getFirewall(call, contextId, true);
-  config.release?.();
-  return { contextId: config.contextId, generationNumber: config.generationNumber };
+  return answer === 'rules'
+    ? store.getFirewall(call, contextId)
+    : store.getFirewallGeneration(call, contextId);
 }
