@@ -106,9 +106,11 @@ class TextHandler implements Dispatcher.DispatchHandler {
   ): void {
     this.#status = status;
     this.#headers = headers;
-    const length = Number(headers['content-length']);
-    if (this.#asBytes && status >= 200 && status < 300 && Number.isSafeInteger(length)) {
-      if (length > 0 && length <= this.#maxBytes) this.#into = Buffer.allocUnsafeSlow(length);
+    if (this.#asBytes && status >= 200 && status < 300) {
+      const length = Number(headers['content-length']);
+      if (Number.isSafeInteger(length) && length > 0 && length <= this.#maxBytes) {
+        this.#into = Buffer.allocUnsafeSlow(length);
+      }
     }
   }
 
