@@ -20,7 +20,7 @@ import type {
   IpSetRecord as IpSetRecordModel,
   ServiceRecord as ServiceRecordModel,
   VirtualServerRecord as VirtualServerRecordModel,
-  FirewallConfigRecord as FirewallConfigRecordModel,
+  FirewallConfigAnswer as FirewallConfigAnswerModel,
   FirewallRuleRecord as FirewallRuleRecordModel,
   EdgeRecord as EdgeRecordModel,
   DistributedFirewallRecord as DistributedFirewallRecordModel,
@@ -1631,7 +1631,7 @@ export type ResolversTypes = {
   >;
   ExecutionState: ExecutionState;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
-  FirewallConfig: ResolverTypeWrapper<FirewallConfigRecordModel>;
+  FirewallConfig: ResolverTypeWrapper<FirewallConfigAnswerModel>;
   FirewallLayer: FirewallLayer;
   FirewallRule: ResolverTypeWrapper<FirewallRuleRecordModel>;
   FirewallRuleInput: FirewallRuleInput;
@@ -1743,7 +1743,7 @@ export type ResolversParentTypes = {
     node: ResolversParentTypes['EntitledCatalogItem'];
   };
   File: Scalars['File']['output'];
-  FirewallConfig: FirewallConfigRecordModel;
+  FirewallConfig: FirewallConfigAnswerModel;
   FirewallRule: FirewallRuleRecordModel;
   FirewallRuleInput: FirewallRuleInput;
   FirewallSection: FirewallSectionRecordModel;

@@ -51,6 +51,19 @@ export function declaredCharset(contentType: string | undefined, body: Uint8Arra
 }
 
 /**
+ * The body as UTF-8 bytes, checked as `decodeBody` checks a success answer's:
+ * a UTF-8 body is answered as it came (without its byte order mark), one in
+ * another character set is decoded and encoded again. Throws BodyCharsetError.
+ */
+export function utf8Body(body: Buffer, contentType: string | undefined): Buffer {
+  const charset = declaredCharset(contentType, body);
+  if (charset !== 'utf-8' && charset !== 'utf8')
+    return Buffer.from(decodeBody(body, contentType, true));
+  if (!isUtf8(body)) throw new BodyCharsetError('a body that is not valid UTF-8');
+  return body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? body.subarray(3) : body;
+}
+
+/**
  * The body as text. `strict` (a success answer, whose content is used):
  * bytes that are not valid in the declared charset, or a charset no decoder
  * knows, throw BodyCharsetError. Otherwise (an error answer, of which only a

@@ -1,14 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { BodyCharsetError, decodeBody } from './body-charset.ts';
+import { BodyCharsetError, decodeBody, utf8Body } from './body-charset.ts';
 import { abortReason } from './concurrency-limiter.ts';
 import { releaseBuffer } from './release-buffer.ts';
 
 interface TextAnswer {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The whole body, decoded in the character set it declares (body-charset.ts). */
+  /** The whole body, decoded in the character set it declares (body-charset.ts); empty when `bytes` holds it. */
   body: string;
+  /** A success answer's body as UTF-8 bytes, when they were asked for instead of its text. */
+  bytes?: Buffer;
 }
 
 /** The answer came, but its body cannot be used: too large, or not text in its declared charset. */
@@ -38,25 +40,29 @@ export class BodyTooLargeError extends UnreadableBodyError {
  * UnreadableBodyError for a success body that is not text in its charset, and with
  * undici's own error for anything on the wire. Unlike `Dispatcher.request`, no
  * stream or async iterator is made per call: the gateway's hot path.
+ * `asBytes`: a success answer's body is kept as UTF-8 bytes, not made text
+ * (a large XML answer is parsed from its bytes: xml.ts).
  */
 export function dispatchForText(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   signal: AbortSignal,
   maxBytes: number,
+  asBytes = false,
 ): Promise<TextAnswer> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(abortReason(signal));
       return;
     }
-    dispatcher.dispatch(options, new TextHandler(signal, maxBytes, resolve, reject));
+    dispatcher.dispatch(options, new TextHandler(signal, maxBytes, asBytes, resolve, reject));
   });
 }
 
 class TextHandler implements Dispatcher.DispatchHandler {
   readonly #signal: AbortSignal;
   readonly #maxBytes: number;
+  readonly #asBytes: boolean;
   readonly #resolve: (answer: TextAnswer) => void;
   readonly #reject: (error: Error) => void;
   #controller: Dispatcher.DispatchController | undefined;
@@ -64,17 +70,25 @@ class TextHandler implements Dispatcher.DispatchHandler {
   #headers: IncomingHttpHeaders = {};
   readonly #chunks: Buffer[] = [];
   #size = 0;
+  /**
+   * Bytes asked for, of a declared length: the body, copied in as it comes.
+   * The chunks then live no longer than their copy, instead of the whole
+   * download (a collection meanwhile would keep them until a full one).
+   */
+  #into: Buffer | undefined;
   #failure: Error | undefined;
   #settled = false;
 
   constructor(
     signal: AbortSignal,
     maxBytes: number,
+    asBytes: boolean,
     resolve: (answer: TextAnswer) => void,
     reject: (error: Error) => void,
   ) {
     this.#signal = signal;
     this.#maxBytes = maxBytes;
+    this.#asBytes = asBytes;
     this.#resolve = resolve;
     this.#reject = reject;
     signal.addEventListener('abort', this.#onAbort, { once: true });
@@ -92,6 +106,12 @@ class TextHandler implements Dispatcher.DispatchHandler {
   ): void {
     this.#status = status;
     this.#headers = headers;
+    if (this.#asBytes && status >= 200 && status < 300) {
+      const length = Number(headers['content-length']);
+      if (Number.isSafeInteger(length) && length > 0 && length <= this.#maxBytes) {
+        this.#into = Buffer.allocUnsafeSlow(length);
+      }
+    }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -102,19 +122,42 @@ class TextHandler implements Dispatcher.DispatchHandler {
       controller.abort(error);
       return;
     }
-    this.#chunks.push(chunk);
+    const into = this.#into;
+    if (into === undefined) {
+      this.#chunks.push(chunk);
+    } else if (this.#size <= into.length) {
+      chunk.copy(into, this.#size - chunk.length);
+    } else {
+      // more than declared: gathered as chunks from here
+      this.#into = undefined;
+      this.#chunks.push(into.subarray(0, this.#size - chunk.length), chunk);
+    }
   }
 
   onResponseEnd(): void {
     if (!this.#settle()) return;
-    const joined = this.#chunks.length > 1;
-    const bytes = joined ? Buffer.concat(this.#chunks) : (this.#chunks[0] ?? Buffer.alloc(0));
+    const into = this.#into;
+    const joined = into !== undefined || this.#chunks.length > 1;
+    let bytes: Buffer;
+    if (into !== undefined)
+      bytes = this.#size === into.length ? into : into.subarray(0, this.#size);
+    else if (joined) bytes = Buffer.concat(this.#chunks);
+    else bytes = this.#chunks[0] ?? Buffer.alloc(0);
     this.#chunks.length = 0;
+    this.#into = undefined;
     const status = this.#status;
+    const success = status >= 200 && status < 300;
     let body: string;
     try {
+      if (this.#asBytes && success) {
+        const utf8 = utf8Body(bytes, this.#headers['content-type']);
+        // re-encoded from another charset: the bytes as they came are not needed any more
+        if (joined && utf8.buffer !== bytes.buffer) releaseBuffer(bytes);
+        this.#resolve({ status, headers: this.#headers, body: '', bytes: utf8 });
+        return;
+      }
       // Only a success answer's content is used: an error answer's stays readable, its status decides.
-      body = decodeBody(bytes, this.#headers['content-type'], status >= 200 && status < 300);
+      body = decodeBody(bytes, this.#headers['content-type'], success);
     } catch (error) {
       if (joined) releaseBuffer(bytes);
       this.#reject(

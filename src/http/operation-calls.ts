@@ -60,6 +60,7 @@ function readKey(request: UpstreamRequest, search: string): string {
     search,
     request.authorization ?? null,
     headersKey(request.headers),
+    request.answerAs ?? 'text',
   ]);
 }
 

@@ -58,13 +58,20 @@ export interface UpstreamRequest {
   authorization?: string;
   /** Values sent in the body that an error must never repeat (e.g. a password). */
   secrets?: readonly string[];
+  /** `bytes`: a success answer's body comes as UTF-8 bytes (`UpstreamResponse.bytes`), not as text. */
+  answerAs?: 'text' | 'bytes';
+  /** A read made afresh and not shared with the GraphQL request's identical reads: its caller alone holds the answer. */
+  exclusive?: boolean;
 }
 
 export interface UpstreamResponse {
   status: number;
   /** Lower-case names; repeated headers joined with `, `. */
   headers: Readonly<Record<string, string | undefined>>;
+  /** Empty when `bytes` holds the body. */
   body: string;
+  /** A success answer's body as UTF-8 bytes, when the request asked for them (`answerAs`). */
+  bytes?: Buffer;
 }
 
 /** Takes the upstream's own error code and message out of an error body, or nulls. */
@@ -218,7 +225,9 @@ export class UpstreamHttp {
     const search = queryString(request.query);
     const target = this.#basePath + request.path + search;
     const { operation } = call;
-    if (operation === undefined) return this.#call(call, request, target);
+    if (operation === undefined || request.exclusive === true) {
+      return this.#call(call, request, target);
+    }
     return operation.send(this.service, request, () => this.#call(call, request, target), search);
   }
 
@@ -452,8 +461,12 @@ export class UpstreamHttp {
     if (request.body !== undefined) options.body = request.body;
     const limit = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
     try {
-      const answer = await dispatchForText(this.#pool, options, signal, limit);
-      return { status: answer.status, headers: flattenHeaders(answer.headers), body: answer.body };
+      const asBytes = request.answerAs === 'bytes';
+      const answer = await dispatchForText(this.#pool, options, signal, limit, asBytes);
+      const headers = flattenHeaders(answer.headers);
+      return answer.bytes === undefined
+        ? { status: answer.status, headers, body: answer.body }
+        : { status: answer.status, headers, body: answer.body, bytes: answer.bytes };
     } catch (error) {
       if (!(error instanceof UnreadableBodyError)) throw error;
       throw new UpstreamBadResponseError(this.service, error.message, error.status);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BodyCharsetError, declaredCharset, decodeBody } from '../../src/http/body-charset.ts';
+import {
+  BodyCharsetError,
+  declaredCharset,
+  decodeBody,
+  utf8Body,
+} from '../../src/http/body-charset.ts';
 
 const text = 'Zürich café ½ ñ';
 const latin1 = Buffer.from(text, 'latin1');
@@ -63,5 +68,27 @@ describe('a body decoded in its declared charset', () => {
   it('reads an error body leniently, with U+FFFD for what cannot be decoded', () => {
     expect(decodeBody(Buffer.from([0x61, 0xff, 0x62]), 'text/plain', false)).toBe('a\uFFFDb');
     expect(decodeBody(Buffer.from('oops'), 'text/plain; charset=x-klingon', false)).toBe('oops');
+  });
+});
+
+describe('utf8Body', () => {
+  it('answers a UTF-8 body as it came, without its byte order mark', () => {
+    const body = Buffer.from('<a>é</a>');
+    expect(utf8Body(body, 'application/xml')).toBe(body);
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]);
+    expect(utf8Body(marked, undefined).equals(body)).toBe(true);
+  });
+
+  it('encodes a body in another declared charset as UTF-8', () => {
+    const inLatin1 = Buffer.from('<a>é</a>', 'latin1');
+    expect(utf8Body(inLatin1, 'text/xml; charset=ISO-8859-1').toString()).toBe('<a>é</a>');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a>é</a>', 'utf16le')]);
+    expect(utf8Body(utf16, undefined).toString()).toBe('<a>é</a>');
+  });
+
+  it('refuses bytes that are not valid in the declared charset, as decodeBody does', () => {
+    const broken = Buffer.from([0x3c, 0x61, 0x3e, 0xc3, 0x3c, 0x2f, 0x61, 0x3e]);
+    expect(() => utf8Body(broken, 'application/xml')).toThrow(BodyCharsetError);
+    expect(() => utf8Body(broken, 'application/xml; charset=x-unknown')).toThrow(BodyCharsetError);
   });
 });

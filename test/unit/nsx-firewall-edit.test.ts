@@ -12,7 +12,7 @@ import type { ConflictRetry } from '../../src/upstreams/nsx/conflict-retry.ts';
 import { readFirewallConfig, readRules } from '../../src/upstreams/nsx/firewall-xml.ts';
 import { KeyedLock } from '../../src/upstreams/nsx/keyed-lock.ts';
 import { RuleNotFoundError } from '../../src/upstreams/nsx/rule-not-found-error.ts';
-import type { FirewallConfigRecord } from '../../src/upstreams/nsx/wire.ts';
+import type { FirewallConfigAnswer, FirewallConfigRecord } from '../../src/upstreams/nsx/wire.ts';
 import { buildXml, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml.ts';
 
 const seed = `<VshieldAppConfiguration><firewallConfiguration contextId="dvportgroup-63">
@@ -36,6 +36,11 @@ class FakeStore implements FirewallStore {
     return Promise.resolve(readFirewallConfig(this.document, contextId, String(this.generation)));
   }
 
+  getFirewallGeneration(_call: CallContext, contextId: string) {
+    this.gets++;
+    return Promise.resolve({ contextId, generationNumber: String(this.generation) });
+  }
+
   postFirewall(_call: CallContext, _id: string, generation: string, document: XmlElement) {
     this.posts.push({ generation, document });
     if (this.conflicts > 0 || generation !== String(this.generation)) {
@@ -49,6 +54,12 @@ class FakeStore implements FirewallStore {
   }
 }
 
+/** The configuration read back, with its rules (the default answer of a write). */
+function whole(config: FirewallConfigAnswer): FirewallConfigRecord {
+  if (config.ruleElements === undefined) throw new Error('a write answered by its generation only');
+  return config;
+}
+
 const call: CallContext = { signal: new AbortController().signal, requestId: 'test' };
 const fast: ConflictRetry = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2, random: () => 0 };
 const rule = (notes: string, extra: Record<string, unknown> = {}) =>
@@ -60,8 +71,8 @@ describe('addFirewallRule', () => {
     const config = await addFirewallRule(store, call, 'dvportgroup-63', rule('new'), 1, fast);
     expect(store.posts).toHaveLength(1);
     expect(store.posts[0]?.generation).toBe('10');
-    expect(readRules(config).map((r) => r.id ?? r.notes)).toEqual(['1', 'new', '2', '3']);
-    expect(buildXml(readRules(config)[0]?.xml as XmlElement)).toContain('x="keep"');
+    expect(readRules(whole(config)).map((r) => r.id ?? r.notes)).toEqual(['1', 'new', '2', '3']);
+    expect(buildXml(readRules(whole(config))[0]?.xml as XmlElement)).toContain('x="keep"');
   });
 
   it('starts again on a fresh read after 412 or 409, until it succeeds', async () => {
@@ -115,8 +126,8 @@ describe('addFirewallRule', () => {
       undefined,
       fast,
     );
-    expect(readRules(config).map((r) => r.id)).toEqual(['1', '2', '3']);
-    expect(buildXml(readRules(config)[0]?.xml as XmlElement)).toBe(
+    expect(readRules(whole(config)).map((r) => r.id)).toEqual(['1', '2', '3']);
+    expect(buildXml(readRules(whole(config))[0]?.xml as XmlElement)).toBe(
       '<layer3FirewallRule x="keep" disabled="false" precedence="default" id="1"><sectionId>7</sectionId><action>allow</action><logged>false</logged><notes>edited</notes></layer3FirewallRule>',
     );
     config = await addFirewallRule(
@@ -127,7 +138,7 @@ describe('addFirewallRule', () => {
       1,
       fast,
     );
-    expect(readRules(config).map((r) => r.id)).toEqual(['2', '1', '3']);
+    expect(readRules(whole(config)).map((r) => r.id)).toEqual(['2', '1', '3']);
   });
 
   it('answers NOT_FOUND for an unknown id and BAD_USER_INPUT for a layer change', async () => {
@@ -147,7 +158,7 @@ describe('removeFirewallRule', () => {
     const store = new FakeStore();
     const before = readRules(readFirewallConfig(store.document, 'c', '0'));
     const config = await removeFirewallRule(store, call, 'dvportgroup-63', '2', fast);
-    expect(readRules(config).map((r) => r.xml)).toEqual([before[0]?.xml, before[2]?.xml]);
+    expect(readRules(whole(config)).map((r) => r.xml)).toEqual([before[0]?.xml, before[2]?.xml]);
   });
 
   it('answers NOT_FOUND when the rule is not there', async () => {
@@ -178,7 +189,7 @@ describe('replaceFirewallRules', () => {
       undefined,
     );
     expect(store.posts.map((p) => p.generation)).toEqual(['10']);
-    expect(readRules(config).map((r) => r.notes)).toEqual(['only']);
+    expect(readRules(whole(config)).map((r) => r.notes)).toEqual(['only']);
   });
 });
 
@@ -204,5 +215,47 @@ describe('KeyedLock', () => {
     const lock = new KeyedLock();
     await expect(lock.run('a', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(lock.run('a', () => Promise.resolve(1))).resolves.toBe(1);
+  });
+});
+
+describe('the read of an edit', () => {
+  /** A store whose edit reads count the releases of their records. */
+  class CountingStore extends FakeStore {
+    editReads = 0;
+    released = 0;
+    override async getFirewall(
+      call: CallContext,
+      contextId: string,
+      forEdit?: boolean,
+    ): Promise<FirewallConfigRecord> {
+      const config = await super.getFirewall(call, contextId);
+      if (forEdit !== true) return config;
+      this.editReads++;
+      return { ...config, release: () => (this.released += 1) };
+    }
+  }
+
+  it('is its own and is released once the write is through, or has failed', async () => {
+    const store = new CountingStore();
+    await addFirewallRule(store, call, 'dvportgroup-63', rule('x'), undefined, fast);
+    expect([store.editReads, store.released]).toEqual([1, 1]);
+    store.postFirewall = () => Promise.reject(new UpstreamStatusError('nsx', 500, null, null));
+    await expect(removeFirewallRule(store, call, 'dvportgroup-63', '1', fast)).rejects.toThrow();
+    expect([store.editReads, store.released]).toEqual([2, 2]);
+  });
+
+  it('answered by its generation only reads back the generation alone', async () => {
+    const store = new CountingStore();
+    const answer = await addFirewallRule(
+      store,
+      call,
+      'dvportgroup-63',
+      rule('x'),
+      undefined,
+      fast,
+      'generation',
+    );
+    expect(answer).toEqual({ contextId: 'dvportgroup-63', generationNumber: '11' });
+    expect([store.gets, store.editReads, store.released]).toEqual([2, 1, 1]);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildXmlInSlices, parseXmlInSlices } from '../../src/upstreams/nsx/xml-slices.ts';
+import {
+  buildXmlBytesInSlices,
+  buildXmlInSlices,
+  buildXmlPartsInSlices,
+  copyChunkBytes,
+  parseXmlInSlices,
+  partsCopied,
+} from '../../src/upstreams/nsx/xml-slices.ts';
 import { buildXml, element, parseXml, textElement, XmlError } from '../../src/upstreams/nsx/xml.ts';
 import { turnsDuring } from '../helpers/xml.ts';
 
@@ -36,5 +43,25 @@ describe('buildXmlInSlices', () => {
   it('rejects a name or character XML cannot carry with XmlError', async () => {
     await expect(buildXmlInSlices(textElement('a', 'bell\u0007'))).rejects.toBeInstanceOf(XmlError);
     await expect(buildXmlInSlices(element('a b'))).rejects.toBeInstanceOf(XmlError);
+  });
+});
+
+describe('buildXmlPartsInSlices and partsCopied', () => {
+  it('send the bytes buildXmlBytesInSlices joins, as copies of at most 64 KiB, untouched elements of a document read as bytes included', async () => {
+    const bytes = Buffer.from(large);
+    const root = parseXml(bytes, { lazyDepth: 1 });
+    const edited = { ...root, children: [textElement('first', 'a & b'), ...root.children] };
+    const { parts, length } = await buildXmlPartsInSlices(edited, { declaration: true });
+    // untouched elements are views of the document, not copies
+    expect(parts.some((part) => part.buffer === bytes.buffer)).toBe(true);
+    const copies = [...partsCopied(parts)];
+    expect(copies.length).toBeGreaterThan(1);
+    expect(
+      copies.every((copy) => copy.length <= copyChunkBytes && copy.buffer !== bytes.buffer),
+    ).toBe(true);
+    const sent = Buffer.concat(copies);
+    expect(sent.length).toBe(length);
+    expect(sent.equals(await buildXmlBytesInSlices(edited, { declaration: true }))).toBe(true);
+    expect(sent.toString()).toBe(buildXml(edited, { declaration: true }));
   });
 });

@@ -15,18 +15,28 @@ import {
   addFirewallRule,
   removeFirewallRule,
   replaceFirewallRules,
+  type FirewallAnswer,
 } from '../../upstreams/nsx/firewall-edit.ts';
+import { defaultConflictRetry } from '../../upstreams/nsx/conflict-retry.ts';
 import { addSectionRule, removeSectionRule } from '../../upstreams/nsx/dfw-edit.ts';
-import type { FirewallConfigRecord, FirewallSectionRecord } from '../../upstreams/nsx/wire.ts';
+import type { FirewallConfigAnswer, FirewallSectionRecord } from '../../upstreams/nsx/wire.ts';
 import type { GatewayContext } from '../../context.ts';
+import type { GraphQLResolveInfo } from 'graphql';
+import { selectsField } from './selects-field.ts';
 
-/** A firewall write answers the ruleset read back; later reads in the request see it. */
+/** A firewall write answers the ruleset read back; later reads in the request see it (or read it again). */
 function primeFirewall(
   context: GatewayContext,
-  config: FirewallConfigRecord,
-): FirewallConfigRecord {
-  context.loaders.nsx.firewallByPortGroup.clear(config.contextId).prime(config.contextId, config);
+  config: FirewallConfigAnswer,
+): FirewallConfigAnswer {
+  const loader = context.loaders.nsx.firewallByPortGroup.clear(config.contextId);
+  if (config.ruleElements !== undefined) loader.prime(config.contextId, config);
   return config;
+}
+
+/** Only a caller that asks for the rules has the configuration read back kept (megabytes on a large manager). */
+function firewallAnswer(info: GraphQLResolveInfo): FirewallAnswer {
+  return selectsField(info, 'rules') ? 'rules' : 'generation';
 }
 
 /** A section write answers the section read back; later reads in the request see it. */
@@ -121,27 +131,41 @@ export const Mutation: MutationResolvers = {
     return { edgeId, accepted: true };
   },
 
-  async updateApplicationFirewall(_root, { portGroupId, rules, generationNumber }, context) {
+  async updateApplicationFirewall(_root, { portGroupId, rules, generationNumber }, context, info) {
     checkNsxId(portGroupId, 'portGroupId');
     const drafts = checkRuleInputs(rules);
     const generation = checkGenerationNumber(generationNumber);
     const { clients, call } = context;
-    const config = await replaceFirewallRules(clients.nsx, call, portGroupId, drafts, generation);
+    const answer = firewallAnswer(info);
+    const config = await replaceFirewallRules(
+      clients.nsx,
+      call,
+      portGroupId,
+      drafts,
+      generation,
+      answer,
+    );
     return primeFirewall(context, config);
   },
 
-  async addApplicationFirewallRule(_root, { portGroupId, rule, position }, context) {
+  async addApplicationFirewallRule(_root, { portGroupId, rule, position }, context, info) {
     checkNsxId(portGroupId, 'portGroupId');
     const draft = checkRuleInput(rule);
     const at = checkPosition(position);
-    const config = await addFirewallRule(context.clients.nsx, context.call, portGroupId, draft, at);
+    const { clients, call } = context;
+    const answer = firewallAnswer(info);
+    const retry = defaultConflictRetry;
+    const config = await addFirewallRule(clients.nsx, call, portGroupId, draft, at, retry, answer);
     return primeFirewall(context, config);
   },
 
-  async removeApplicationFirewallRule(_root, { portGroupId, ruleId }, context) {
+  async removeApplicationFirewallRule(_root, { portGroupId, ruleId }, context, info) {
     checkNsxId(portGroupId, 'portGroupId');
     checkNsxId(ruleId, 'ruleId');
-    const config = await removeFirewallRule(context.clients.nsx, context.call, portGroupId, ruleId);
+    const { clients, call } = context;
+    const answer = firewallAnswer(info);
+    const retry = defaultConflictRetry;
+    const config = await removeFirewallRule(clients.nsx, call, portGroupId, ruleId, retry, answer);
     return primeFirewall(context, config);
   },
 

@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import type { GatewayConfig } from '../../gateway-config.ts';
 import { isNotFound } from '../../errors.ts';
 import { basicAuthorization } from '../../http/auth.ts';
 import { path, type QueryValue } from '../../http/path.ts';
+import { releaseBuffer } from '../../http/release-buffer.ts';
 import {
   UpstreamHttp,
   type CallContext,
@@ -15,7 +17,12 @@ import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
 import { readNsxError } from './error-xml.ts';
 import { badResponse } from './fields.ts';
-import { firewallRuleDepth, generationFromEtag, readFirewallConfig } from './firewall-xml.ts';
+import {
+  checkFirewallDocument,
+  firewallRuleDepth,
+  generationFromEtag,
+  readFirewallConfig,
+} from './firewall-xml.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import { ipSetCreateXml, ipSetUpdateXml, readIpSet, readIpSetList } from './ip-set-xml.ts';
 import { readService, readServiceList, serviceCreateXml, serviceUpdateXml } from './service-xml.ts';
@@ -30,6 +37,7 @@ import type {
   DistributedFirewallRecord,
   EdgeRecord,
   FirewallConfigRecord,
+  FirewallGenerationRecord,
   FirewallLayerName,
   FirewallSectionRecord,
   IpSetRecord,
@@ -37,16 +45,30 @@ import type {
   VirtualServerRecord,
 } from './wire.ts';
 import { XmlError, type ParseOptions, type XmlElement } from './xml.ts';
-import { buildXmlBytesInSlices, parseXmlInSlices } from './xml-slices.ts';
+import {
+  buildXmlBytesInSlices,
+  buildXmlPartsInSlices,
+  parseXmlInSlices,
+  partsCopied,
+} from './xml-slices.ts';
 
 interface NsxRequest {
   method: HttpMethod;
   path: string;
   route: string;
+  /** `bytes`: a success answer is parsed from its UTF-8 bytes, never made one string (xml.ts). */
+  answerAs?: 'bytes';
   query?: Readonly<Record<string, QueryValue>>;
   body?: XmlElement;
   /** Media type of the body; `application/xml` unless said otherwise. */
   contentType?: string;
+  /**
+   * The body sent as copies made as it goes (xml-slices.ts, `partsCopied`),
+   * never one buffer: for a request that is not retried (a POST).
+   */
+  streamBody?: boolean;
+  /** Made afresh, its answer not shared with the GraphQL request's other reads. */
+  exclusive?: boolean;
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -398,15 +420,63 @@ export class NsxClient {
 
   // ------------------------------------------------------------ application firewall
 
-  async getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord> {
+  /**
+   * `forEdit`: a read of its own (not shared with the GraphQL request's
+   * other reads), whose record can free its bytes (`release`) once the edit
+   * is through.
+   */
+  async getFirewall(
+    call: CallContext,
+    contextId: string,
+    forEdit = false,
+  ): Promise<FirewallConfigRecord> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/api/2.0/app/firewall/${contextId}/config`,
       route: '/api/2.0/app/firewall/{contextId}/config',
+      // megabytes on a large manager: never one string, and each rule a range of the bytes
+      answerAs: 'bytes',
+      exclusive: forEdit,
     });
-    const generation = generationFromEtag(response.headers['etag']);
-    const document = await this.#parse(response, { lazyDepth: firewallRuleDepth });
-    return readFirewallConfig(document, contextId, generation);
+    const bytes = response.bytes;
+    const release = (): void => {
+      if (forEdit && bytes !== undefined) releaseBuffer(bytes);
+    };
+    try {
+      const generation = generationFromEtag(response.headers['etag']);
+      const document = await this.#parse(response, { lazyDepth: firewallRuleDepth });
+      const config = readFirewallConfig(document, contextId, generation);
+      return forEdit ? { ...config, release } : config;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * The configuration's generation number, on a read of its own: the answer
+   * is checked (well-formed throughout, its root and the rules' element)
+   * without reading its rules, and its bytes are freed at once.
+   */
+  async getFirewallGeneration(
+    call: CallContext,
+    contextId: string,
+  ): Promise<FirewallGenerationRecord> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
+      route: '/api/2.0/app/firewall/{contextId}/config',
+      answerAs: 'bytes',
+      exclusive: true,
+    });
+    try {
+      const generationNumber = generationFromEtag(response.headers['etag']);
+      // the rules' element is read lazily: the rules are only checked
+      checkFirewallDocument(await this.#parse(response, { lazyDepth: firewallRuleDepth - 1 }));
+      return { contextId, generationNumber };
+    } finally {
+      if (response.bytes !== undefined) releaseBuffer(response.bytes);
+    }
   }
 
   /**
@@ -427,6 +497,7 @@ export class NsxClient {
       body: document,
       contentType: 'text/xml',
       headers: { 'if-match': `"${generationNumber}"` },
+      streamBody: true,
     });
   }
 
@@ -448,9 +519,15 @@ export class NsxClient {
 
   async #send(call: CallContext, request: NsxRequest): Promise<UpstreamResponse> {
     const headers: Record<string, string> = { accept: xmlMediaType, ...request.headers };
-    let body: Buffer | undefined;
+    let body: Buffer | Readable | undefined;
     if (request.body !== undefined) {
-      body = await buildXmlBytesInSlices(request.body, { declaration: true });
+      if (request.streamBody === true) {
+        const { parts, length } = await buildXmlPartsInSlices(request.body, { declaration: true });
+        body = Readable.from(partsCopied(parts));
+        headers['content-length'] = String(length);
+      } else {
+        body = await buildXmlBytesInSlices(request.body, { declaration: true });
+      }
       headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
     } else if (request.contentType !== undefined) {
       headers['content-type'] = request.contentType;
@@ -462,6 +539,8 @@ export class NsxClient {
       route: request.route,
       headers,
       ...(request.query === undefined ? {} : { query: request.query }),
+      ...(request.answerAs === undefined ? {} : { answerAs: request.answerAs }),
+      ...(request.exclusive === true ? { exclusive: true } : {}),
       ...(body === undefined ? {} : { body }),
       ...(authorization === undefined ? {} : { authorization }),
     });
@@ -470,7 +549,7 @@ export class NsxClient {
   /** Large configurations are parsed and built in slices, so that other requests are served meanwhile. */
   async #parse(response: UpstreamResponse, options: ParseOptions = {}): Promise<XmlElement> {
     try {
-      return await parseXmlInSlices(response.body, options);
+      return await parseXmlInSlices(response.bytes ?? response.body, options);
     } catch (error) {
       if (error instanceof XmlError) throw badResponse(error.message, response.status);
       throw error;

@@ -25,11 +25,23 @@ import {
 } from './firewall-xml.ts';
 import type { KeyedLock } from './keyed-lock.ts';
 import { RuleNotFoundError } from './rule-not-found-error.ts';
-import type { FirewallConfigRecord, FirewallRuleRecord } from './wire.ts';
+import type {
+  FirewallConfigAnswer,
+  FirewallConfigRecord,
+  FirewallGenerationRecord,
+  FirewallRuleRecord,
+} from './wire.ts';
 import type { XmlElement } from './xml.ts';
 
 export interface FirewallStore {
-  getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord>;
+  /** `forEdit`: a read of the edit's own, whose record may carry `release`. */
+  getFirewall(
+    call: CallContext,
+    contextId: string,
+    forEdit?: boolean,
+  ): Promise<FirewallConfigRecord>;
+  /** The generation number on a read of its own, the answer checked, its rules not read. */
+  getFirewallGeneration(call: CallContext, contextId: string): Promise<FirewallGenerationRecord>;
   postFirewall(
     call: CallContext,
     contextId: string,
@@ -67,23 +79,28 @@ export async function replaceFirewallRules(
   contextId: string,
   drafts: readonly RuleDraft[],
   generationNumber: string | undefined,
-): Promise<FirewallConfigRecord> {
+  answer: FirewallAnswer = 'rules',
+): Promise<FirewallConfigAnswer> {
   await serialised(store.firewallWrites, contextId, call, async () => {
-    const current = await store.getFirewall(call, contextId);
-    const rules = drafts.map((draft) =>
-      draft.id === undefined
-        ? ruleXml(draft)
-        : ruleXml(draft, currentRule(current, draft, draft.id)),
-    );
-    const document = replaceAllRules(current.document, rules);
-    await store.postFirewall(
-      call,
-      contextId,
-      generationNumber ?? current.generationNumber,
-      document,
-    );
+    const current = await store.getFirewall(call, contextId, true);
+    try {
+      const rules = drafts.map((draft) =>
+        draft.id === undefined
+          ? ruleXml(draft)
+          : ruleXml(draft, currentRule(current, draft, draft.id)),
+      );
+      const document = replaceAllRules(current.document, rules);
+      await store.postFirewall(
+        call,
+        contextId,
+        generationNumber ?? current.generationNumber,
+        document,
+      );
+    } finally {
+      current.release?.();
+    }
   });
-  return store.getFirewall(call, contextId);
+  return readBack(store, call, contextId, answer);
 }
 
 /** Adds a rule (or, with an id, updates that rule in place or moves it to `position`). */
@@ -94,8 +111,9 @@ export async function addFirewallRule(
   draft: RuleDraft,
   position: number | undefined,
   retry: ConflictRetry = defaultConflictRetry,
-): Promise<FirewallConfigRecord> {
-  return editFirewall(store, call, contextId, retry, (current) => {
+  answer: FirewallAnswer = 'rules',
+): Promise<FirewallConfigAnswer> {
+  return editFirewall(store, call, contextId, retry, answer, (current) => {
     const size = layerSize(current, draft.layer);
     if (draft.id === undefined) {
       checkPositionIn(position, size);
@@ -114,8 +132,9 @@ export async function removeFirewallRule(
   contextId: string,
   ruleId: string,
   retry: ConflictRetry = defaultConflictRetry,
-): Promise<FirewallConfigRecord> {
-  return editFirewall(store, call, contextId, retry, (current) => {
+  answer: FirewallAnswer = 'rules',
+): Promise<FirewallConfigAnswer> {
+  return editFirewall(store, call, contextId, retry, answer, (current) => {
     if (!current.ruleElements.some((rule) => rule.id === ruleId)) {
       throw new RuleNotFoundError(ruleId, contextId);
     }
@@ -137,11 +156,34 @@ async function editFirewall(
   call: CallContext,
   contextId: string,
   retry: ConflictRetry,
+  answer: FirewallAnswer,
   edit: (current: FirewallConfigRecord) => XmlElement,
-): Promise<FirewallConfigRecord> {
+): Promise<FirewallConfigAnswer> {
   await retryOnConflict(store.firewallWrites, contextId, call, retry, async () => {
-    const current = await store.getFirewall(call, contextId);
-    await store.postFirewall(call, contextId, current.generationNumber, edit(current));
+    const current = await store.getFirewall(call, contextId, true);
+    try {
+      await store.postFirewall(call, contextId, current.generationNumber, edit(current));
+    } finally {
+      current.release?.();
+    }
   });
-  return store.getFirewall(call, contextId);
+  return readBack(store, call, contextId, answer);
+}
+
+/**
+ * What a write answers: `rules`, the configuration read back; `generation`
+ * (the caller asks for no rule), its generation number read back, the
+ * answer checked but its rules not read.
+ */
+export type FirewallAnswer = 'rules' | 'generation';
+
+async function readBack(
+  store: FirewallStore,
+  call: CallContext,
+  contextId: string,
+  answer: FirewallAnswer,
+): Promise<FirewallConfigAnswer> {
+  return answer === 'rules'
+    ? store.getFirewall(call, contextId)
+    : store.getFirewallGeneration(call, contextId);
 }

@@ -74,6 +74,11 @@ export function readFirewallConfig(
   return { contextId, generationNumber, ruleElements, document };
 }
 
+/** Throws, as `readFirewallConfig` does, unless the document is a configuration with its rules' element. */
+export function checkFirewallDocument(document: XmlElement): void {
+  firewallConfiguration(requireRoot(document, 'VshieldAppConfiguration'));
+}
+
 /** Every rule typed, in document order; a rule the gateway cannot read is a bad response. */
 export function readRules(config: FirewallConfigRecord): FirewallRuleRecord[] {
   return config.ruleElements.map((rule) => readRule(rule.xml, rule.layer));

@@ -99,7 +99,26 @@ export interface FirewallConfigRecord {
   ruleElements: FirewallRuleElement[];
   /** The whole `<VshieldAppConfiguration>` document as the manager sent it. */
   document: XmlElement;
+  /**
+   * On a read made for an edit: frees the bytes the rules are read from at
+   * once, instead of at V8's next full collection. Nothing of the record is
+   * read afterwards.
+   */
+  release?: () => void;
 }
+
+/**
+ * A firewall write's answer when only its generation number is asked for:
+ * the configuration read back was checked, and its bytes freed at once.
+ */
+export interface FirewallGenerationRecord {
+  contextId: string;
+  generationNumber: string;
+  ruleElements?: undefined;
+}
+
+/** What a firewall write answers: the configuration read back, or its generation only. */
+export type FirewallConfigAnswer = FirewallConfigRecord | FirewallGenerationRecord;
 
 /** `<edgeSummary>` of `GET /api/{v}/edges` (NSX-v 6.x and vCNS 5.x). */
 export interface EdgeRecord {

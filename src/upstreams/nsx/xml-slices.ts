@@ -19,7 +19,7 @@ import {
 export const sliceMs = 8;
 
 export function parseXmlInSlices(
-  document: string,
+  document: string | Uint8Array,
   options: ParseOptions = {},
 ): Promise<XmlElement> {
   return inSlices(parseXmlSteps(document, options));
@@ -41,19 +41,69 @@ export async function buildXmlBytesInSlices(
   root: XmlElement,
   options: { declaration?: boolean } = {},
 ): Promise<Buffer> {
-  const parts: Buffer[] = [];
+  const { parts, made } = await buildXmlPartsInSlices(root, options);
+  const only = parts.length === 1 ? made[0] : undefined;
+  if (only !== undefined) return only;
+  const bytes = Buffer.concat(parts);
+  for (const part of made) releaseBuffer(part);
+  return bytes;
+}
+
+/**
+ * `buildXmlBytesInSlices` as the document's bytes in order, not joined: an
+ * untouched element of a document read as bytes is a view of those bytes
+ * (`made`: the parts written here). `length`: their total.
+ */
+export async function buildXmlPartsInSlices(
+  root: XmlElement,
+  options: { declaration?: boolean } = {},
+): Promise<{ parts: Uint8Array[]; made: Buffer[]; length: number }> {
+  const parts: Uint8Array[] = [];
+  const made: Buffer[] = [];
+  let length = 0;
   let until = performance.now() + sliceMs;
   for (const chunk of buildXmlChunks(root, options)) {
-    parts.push(Buffer.from(chunk));
+    if (typeof chunk === 'string') {
+      const part = Buffer.from(chunk);
+      made.push(part);
+      parts.push(part);
+    } else {
+      parts.push(chunk);
+    }
+    length += parts.at(-1)?.length ?? 0;
     if (performance.now() >= until) {
       await nextTurn();
       until = performance.now() + sliceMs;
     }
   }
-  if (parts.length === 1) return parts[0] as Buffer;
-  const bytes = Buffer.concat(parts);
-  for (const part of parts) releaseBuffer(part);
-  return bytes;
+  return { parts, made, length };
+}
+
+/** Bytes of a body sent at a time from `partsCopied`. */
+export const copyChunkBytes = 64 * 1024;
+
+/**
+ * The parts as copies of up to `copyChunkBytes`, made as the body is sent:
+ * what the socket still holds is a copy, so that the document the parts are
+ * views of can be freed as soon as the request is over.
+ */
+export function* partsCopied(parts: readonly Uint8Array[]): Generator<Buffer, void, void> {
+  let chunk = Buffer.allocUnsafeSlow(copyChunkBytes);
+  let filled = 0;
+  for (const part of parts) {
+    for (let from = 0; from < part.length;) {
+      const n = Math.min(part.length - from, copyChunkBytes - filled);
+      chunk.set(part.subarray(from, from + n), filled);
+      filled += n;
+      from += n;
+      if (filled === copyChunkBytes) {
+        yield chunk;
+        chunk = Buffer.allocUnsafeSlow(copyChunkBytes);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield chunk.subarray(0, filled);
 }
 
 /** Runs steps (a generator that yields between pieces of work) to their end, a slice at a time. */

@@ -21,6 +21,7 @@
  * few objects per rule, not a tree of every rule's parts (BENCHMARKS.md,
  * large XML).
  */
+import { isUtf8 } from 'node:buffer';
 
 export interface XmlElement {
   readonly name: string;
@@ -43,7 +44,6 @@ export class XmlError extends Error {
   }
 }
 
-const declarationPattern = /<!DOCTYPE|<!ENTITY/i;
 const namePattern = /^[A-Za-z_][A-Za-z0-9._-]*(?::[A-Za-z_][A-Za-z0-9._-]*)?$/;
 // Characters XML 1.0 cannot carry at all, escaped or not.
 const forbiddenChars =
@@ -106,19 +106,34 @@ export function childText(parent: XmlElement, name: string): string | undefined 
 class SourcedElement implements XmlElement {
   readonly name: string;
   readonly attributes: Readonly<Record<string, string>>;
-  /** The element as it stands in the document, start tag to end tag. */
-  readonly source: string;
-  private parsed: readonly XmlNode[] | undefined = undefined;
+  /** The document's UTF-8 bytes; the element stands from `from` to `to` (start tag to end tag). */
+  readonly #document: Uint8Array;
+  readonly #from: number;
+  readonly #to: number;
+  #parsed: readonly XmlNode[] | undefined = undefined;
 
-  constructor(name: string, attributes: Readonly<Record<string, string>>, source: string) {
+  constructor(
+    name: string,
+    attributes: Readonly<Record<string, string>>,
+    document: Uint8Array,
+    from: number,
+    to: number,
+  ) {
     this.name = name;
     this.attributes = attributes;
-    this.source = source;
+    this.#document = document;
+    this.#from = from;
+    this.#to = to;
+  }
+
+  /** The element as it stands in the document (a view of its bytes, not a copy). */
+  get source(): Uint8Array {
+    return this.#document.subarray(this.#from, this.#to);
   }
 
   get children(): readonly XmlNode[] {
-    this.parsed ??= parseXml(this.source).children;
-    return this.parsed;
+    this.#parsed ??= parseXml(this.source).children;
+    return this.#parsed;
   }
 }
 
@@ -165,23 +180,35 @@ export const maxXmlDepth = 256;
 /** Names and short values repeat all over a large document: one copy of each is kept. */
 const internedLength = 32;
 
-/** Parses a document into its root element; throws XmlError when it is not well-formed or is refused. */
-export function parseXml(document: string, options: ParseOptions = {}): XmlElement {
+/**
+ * Parses a document, as text or as its UTF-8 bytes, into its root element;
+ * throws XmlError when it is not well-formed or is refused.
+ */
+export function parseXml(document: string | Uint8Array, options: ParseOptions = {}): XmlElement {
   return runToEnd(parseXmlSteps(document, options));
 }
 
 /**
  * `parseXml` as steps: pauses (yields) every few hundred tokens; its return
- * value is the root element. Throws XmlError like `parseXml`.
+ * value is the root element. Throws XmlError like `parseXml`. The parse runs
+ * on the UTF-8 bytes (a text is encoded first): a large answer read as bytes
+ * is never one string on V8's heap, and a lazily read element is a range of
+ * those bytes.
  */
 export function* parseXmlSteps(
-  document: string,
+  document: string | Uint8Array,
   options: ParseOptions = {},
 ): Generator<void, XmlElement, void> {
   const lazyDepth = options.lazyDepth ?? Infinity;
-  if (declarationPattern.test(document)) {
+  const doc = utf8Bytes(document);
+  // the typed array's own search: Buffer's allocates on every call
+  const bytes = new Uint8Array(doc.buffer, doc.byteOffset, doc.byteLength);
+  if (hasDeclaration(doc)) {
     throw new XmlError('a DOCTYPE or entity declaration is refused');
   }
+  const length = doc.length;
+  /** The byte at `k`; -1 past the end. */
+  const byteAt = (k: number): number => doc[k] ?? -1;
   const strings = new Map<string, string>();
   /** `transient`: a value of a checked element, dropped at once: not kept. */
   const intern = (value: string, transient = false): string => {
@@ -192,7 +219,7 @@ export function* parseXmlSteps(
     return value;
   };
   const names = new Set<string>();
-  /** Element names by a hash of their characters. */
+  /** Element names by a hash of their bytes. */
   const seenNames = new Map<number, string>();
   /** One entry per name for the elements only checked: they hold no state of their own. */
   const checkedElements = new Map<string, OpenElement>();
@@ -216,43 +243,114 @@ export function* parseXmlSteps(
   const close = (open: OpenElement, end: number): XmlElement | undefined => {
     if (open.mode === 'checked') return undefined;
     if (open.mode === 'sourced') {
-      return new SourcedElement(open.name, open.attributes, document.slice(open.from, end));
+      return new SourcedElement(open.name, open.attributes, doc, open.from, end);
     }
     if (open.text !== '') pending.push(intern(open.text));
     const children = childrenOf(pending, open.start);
     pending.length = open.start;
     return element(open.name, open.attributes, children);
   };
+  /**
+   * The attributes of a start tag written plainly (ASCII spaces, ASCII
+   * names, quoted values) read off the bytes, from the end of its name to its
+   * `>`; undefined for anything else, which the text form then reads (and
+   * refuses where it must).
+   */
+  /** Attribute names by a hash of their bytes. */
+  const seenAttributes = new Map<number, string>();
+  const attributeName = (from: number, to: number): string => {
+    let hash = 0;
+    for (let k = from; k < to; k++) hash = (Math.imul(hash, 31) + byteAt(k)) | 0;
+    const seen = seenAttributes.get(hash);
+    if (seen !== undefined && seen.length === to - from && hasAsciiAt(doc, seen, from)) return seen;
+    const name = checkedName(doc.toString('latin1', from, to), 'attribute');
+    seenAttributes.set(hash, name);
+    return name;
+  };
+  /** What `plainAttributes` read, without an object per tag. */
+  let plainFound: Record<string, string> | undefined;
+  let plainEmpty = false;
+  /** The `>` of the tag, its attributes in `plainFound`, `plainEmpty`; -1 for anything else. */
+  const plainAttributes = (from: number, transient: boolean): number => {
+    plainFound = undefined;
+    plainEmpty = false;
+    let k = from;
+    for (;;) {
+      const spaceFrom = k;
+      while (isSpace(byteAt(k))) k++;
+      const byte = byteAt(k);
+      if (byte === 0x3e /* > */) return k;
+      if (byte === 0x2f /* / */) {
+        plainEmpty = true;
+        return byteAt(k + 1) === 0x3e ? k + 1 : -1;
+      }
+      if (k === spaceFrom) return -1;
+      const nameFrom = k;
+      for (let b = byteAt(k); b > 0x20 && b < 0x7f && b !== 0x3d && b !== 0x2f && b !== 0x3e;) {
+        b = byteAt(++k);
+      }
+      const nameTo = k;
+      if (nameTo === nameFrom) return -1;
+      while (isSpace(byteAt(k))) k++;
+      if (byteAt(k) !== 0x3d /* = */) return -1;
+      k++;
+      while (isSpace(byteAt(k))) k++;
+      const quote = byteAt(k);
+      if (quote !== 0x22 /* " */ && quote !== 0x27 /* ' */) return -1;
+      const close = bytes.indexOf(quote, k + 1);
+      if (close < 0) return -1;
+      const attribute = attributeName(nameFrom, nameTo);
+      const attributes = (plainFound ??= {});
+      if (Object.hasOwn(attributes, attribute)) {
+        throw notWellFormed(`the attribute "${attribute}" twice`);
+      }
+      const value = doc.toString('utf8', k + 1, close);
+      if (value.includes('<')) throw new XmlError('"<" in an attribute value');
+      attributes[attribute] = intern(decodeReferences(value), transient);
+      k = close + 1;
+    }
+  };
   const stack: OpenElement[] = [];
   let root: XmlElement | undefined;
   let current: OpenElement | undefined;
   let i = 0;
   let tokens = 0;
-  while (i < document.length) {
+  /** The next `&` at or after `i` (`length` when there is none): one search for the whole document. */
+  let nextAmpersand = -1;
+  while (i < length) {
     if (++tokens % tokensPerStep === 0) yield;
-    const lt = document.indexOf('<', i);
-    const end = lt < 0 ? document.length : lt;
+    const lt = bytes.indexOf(0x3c /* < */, i);
+    const end = lt < 0 ? length : lt;
     if (end > i) {
       if (current !== undefined && current.mode !== 'tree') {
         // content read later: only checked now, without copying it
-        if (hasAmpersand(document, i, end)) decodeReferences(document.slice(i, end));
+        if (nextAmpersand < i) {
+          nextAmpersand = bytes.indexOf(0x26 /* & */, i);
+          if (nextAmpersand < 0) nextAmpersand = length;
+        }
+        if (nextAmpersand < end) {
+          const after = referencesEnd(bytes, nextAmpersand, end);
+          // not plainly valid: decoded as text, which says what is wrong
+          if (after < 0) decodeReferences(doc.toString('utf8', i, end));
+          else nextAmpersand = after;
+        }
       } else {
-        const text = decodeReferences(document.slice(i, end));
+        const text = decodeReferences(doc.toString('utf8', i, end));
         if (current !== undefined) current.text += text;
         else if (text.trim() !== '') throw new XmlError('a document has exactly one root element');
       }
     }
     if (lt < 0) break;
-    const next = document.charCodeAt(lt + 1);
+    const next = byteAt(lt + 1);
     if (next === 0x2f /* / */) {
       // `</name>`, with optional whitespace before `>`
-      const gt = document.indexOf('>', lt);
+      const gt = bytes.indexOf(0x3e /* > */, lt);
       if (current === undefined || gt < 0) throw notWellFormed('an end tag that closes nothing');
       const nameEnd = lt + 2 + current.name.length;
       if (
-        !document.startsWith(current.name, lt + 2) ||
-        document.slice(nameEnd, gt).trim() !== '' ||
-        !isNameEnd(document.charCodeAt(nameEnd))
+        !hasAsciiAt(doc, current.name, lt + 2) ||
+        !isBlank(doc, nameEnd, gt) ||
+        !isNameEnd(byteAt(nameEnd))
       ) {
         throw notWellFormed(`an end tag that does not close <${current.name}>`);
       }
@@ -263,37 +361,38 @@ export function* parseXmlSteps(
       else if (done !== undefined) pending.push(done);
       i = gt + 1;
     } else if (next === 0x21 /* ! */) {
-      if (document.startsWith('<!--', lt)) {
-        const end = document.indexOf('-->', lt + 4);
+      if (hasAsciiAt(doc, '<!--', lt)) {
+        const end = doc.indexOf('-->', lt + 4);
         if (end < 0) throw notWellFormed('an unclosed comment');
         i = end + 3;
-      } else if (document.startsWith('<![CDATA[', lt)) {
-        const end = document.indexOf(']]>', lt + 9);
+      } else if (hasAsciiAt(doc, '<![CDATA[', lt)) {
+        const end = doc.indexOf(']]>', lt + 9);
         if (end < 0 || current === undefined) throw notWellFormed('a broken CDATA section');
-        if (current.mode === 'tree') current.text += document.slice(lt + 9, end);
+        if (current.mode === 'tree') current.text += doc.toString('utf8', lt + 9, end);
         i = end + 3;
       } else {
         throw notWellFormed('an unknown "<!" construct');
       }
     } else if (next === 0x3f /* ? */) {
-      const end = document.indexOf('?>', lt + 2);
+      const end = doc.indexOf('?>', lt + 2);
       if (end < 0) throw notWellFormed('an unclosed processing instruction');
       i = end + 2;
     } else {
       let nameEnd = lt + 1;
       let hash = 0;
-      for (let code = document.charCodeAt(nameEnd); nameEnd < document.length;) {
+      while (nameEnd < length) {
+        const code = byteAt(nameEnd);
         if (isNameEnd(code)) break;
         hash = (Math.imul(hash, 31) + code) | 0;
-        code = document.charCodeAt(++nameEnd);
+        nameEnd++;
       }
       if (nameEnd === lt + 1) throw notWellFormed('a "<" that starts no tag');
       // a name seen before is taken from the names seen, not copied again
       const seen = seenNames.get(hash);
       const name =
-        seen !== undefined && seen.length === nameEnd - lt - 1 && document.startsWith(seen, lt + 1)
+        seen !== undefined && seen.length === nameEnd - lt - 1 && hasAsciiAt(doc, seen, lt + 1)
           ? seen
-          : checkedName(document.slice(lt + 1, nameEnd), 'element');
+          : checkedName(doc.toString('utf8', lt + 1, nameEnd), 'element');
       seenNames.set(hash, name);
       const depth = stack.length;
       const mode = depth < lazyDepth ? 'tree' : depth === lazyDepth ? 'sourced' : 'checked';
@@ -301,29 +400,41 @@ export function* parseXmlSteps(
         throw new XmlError('a document has exactly one root element');
       }
       let attributes: Record<string, string> | undefined;
-      let at = nameEnd;
-      for (;;) {
-        attributePattern.lastIndex = at;
-        const match = attributePattern.exec(document);
-        if (match === null) break;
-        const [, rawAttribute = '', doubleQuoted, singleQuoted] = match;
-        const value = doubleQuoted ?? singleQuoted ?? '';
-        const attribute = checkedName(rawAttribute, 'attribute');
-        attributes ??= {};
-        if (Object.hasOwn(attributes, attribute)) {
-          throw notWellFormed(`the attribute "${attribute}" twice`);
+      let empty: boolean;
+      let gt: number;
+      gt = plainAttributes(nameEnd, mode === 'checked');
+      if (gt >= 0) {
+        attributes = plainFound;
+        empty = plainEmpty;
+      } else {
+        // the rest of the start tag, as text: its attributes are read there
+        gt = startTagEnd(doc, nameEnd);
+        const tag = doc.toString('utf8', nameEnd, gt + 1);
+        let at = 0;
+        for (;;) {
+          attributePattern.lastIndex = at;
+          const match = attributePattern.exec(tag);
+          if (match === null) break;
+          const [, rawAttribute = '', doubleQuoted, singleQuoted] = match;
+          const value = doubleQuoted ?? singleQuoted ?? '';
+          const attribute = checkedName(rawAttribute, 'attribute');
+          attributes ??= {};
+          if (Object.hasOwn(attributes, attribute)) {
+            throw notWellFormed(`the attribute "${attribute}" twice`);
+          }
+          if (value.includes('<')) throw new XmlError('"<" in an attribute value');
+          attributes[attribute] = intern(decodeReferences(value), mode === 'checked');
+          at = attributePattern.lastIndex;
         }
-        if (value.includes('<')) throw new XmlError('"<" in an attribute value');
-        attributes[attribute] = intern(decodeReferences(value), mode === 'checked');
-        at = attributePattern.lastIndex;
+        while (isSpace(tag.charCodeAt(at))) at++;
+        empty = tag.charCodeAt(at) === 0x2f; /* / */
+        if (empty) at++;
+        // past the attributes, the `>` that ends the tag and nothing else
+        if (tag.charCodeAt(at) !== 0x3e /* > */ || at !== tag.length - 1) {
+          throw notWellFormed(`a broken start tag <${name}>`);
+        }
       }
-      while (isSpace(document.charCodeAt(at))) at++;
-      const empty = document.charCodeAt(at) === 0x2f; /* / */
-      if (empty) at++;
-      if (document.charCodeAt(at) !== 0x3e /* > */) {
-        throw notWellFormed(`a broken start tag <${name}>`);
-      }
-      i = at + 1;
+      i = gt + 1;
       if (current !== undefined && current.text !== '') {
         pending.push(intern(current.text));
         current.text = '';
@@ -358,6 +469,131 @@ export function* parseXmlSteps(
   return root;
 }
 
+/** The document as UTF-8 bytes (a Buffer view of them, not a copy). */
+function utf8Bytes(document: string | Uint8Array): Buffer {
+  if (typeof document === 'string') {
+    // UTF-8 cannot carry a lone surrogate (nor can XML 1.0)
+    if (!document.isWellFormed()) throw new XmlError('a character XML 1.0 cannot carry');
+    return Buffer.from(document);
+  }
+  if (!isUtf8(document)) throw new XmlError('a document that is not valid UTF-8');
+  return Buffer.isBuffer(document)
+    ? document
+    : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
+}
+
+/**
+ * Where the references from the `&` at `at` up to `to` end: the next `&` at
+ * or after `to` (or the document's length), or -1 when one of them is not
+ * plainly valid (`decodeReferences` then tells what is wrong, or accepts it).
+ */
+function referencesEnd(doc: Uint8Array, at: number, to: number): number {
+  let k = at;
+  while (k >= 0 && k < to) {
+    const end = referenceEnd(doc, k);
+    if (end < 0) return -1;
+    k = doc.indexOf(0x26 /* & */, end);
+  }
+  return k < 0 ? doc.length : k;
+}
+
+/** The end of a valid reference at `at` (past its `;`), or -1. */
+function referenceEnd(doc: Uint8Array, at: number): number {
+  let k = at + 1;
+  let code: number;
+  if (doc[k] === 0x23 /* # */) {
+    const hex = doc[k + 1] === 0x78; /* x */
+    k += hex ? 2 : 1;
+    const from = k;
+    code = 0;
+    for (;;) {
+      const digit = digitValue(doc[k] ?? -1, hex);
+      if (digit < 0) break;
+      code = code * (hex ? 16 : 10) + digit;
+      k++;
+    }
+    if (k === from || k - from > (hex ? 6 : 7) || doc[k] !== 0x3b /* ; */) return -1;
+    const allowed =
+      code === 0x09 ||
+      code === 0x0a ||
+      code === 0x0d ||
+      (code >= 0x20 && code <= 0xd7ff) ||
+      (code >= 0xe000 && code <= 0xfffd) ||
+      (code >= 0x10000 && code <= 0x10ffff);
+    return allowed ? k + 1 : -1;
+  }
+  const from = k;
+  while (isAsciiLetter(doc[k] ?? -1)) k++;
+  if (doc[k] !== 0x3b /* ; */) return -1;
+  for (const name of predefinedNames) {
+    if (name.length === k - from && hasAsciiAt(doc, name, from)) return k + 1;
+  }
+  return -1;
+}
+
+function digitValue(byte: number, hex: boolean): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (!hex) return -1;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+function isAsciiLetter(byte: number): boolean {
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
+}
+
+/** True when the bytes hold `<!DOCTYPE` or `<!ENTITY`, in any case. */
+function hasDeclaration(doc: Buffer): boolean {
+  for (let k = doc.indexOf('<!'); k >= 0; k = doc.indexOf('<!', k + 2)) {
+    if (hasAsciiAt(doc, 'DOCTYPE', k + 2, true) || hasAsciiAt(doc, 'ENTITY', k + 2, true)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** True when the bytes at `at` are the ASCII `text` (`anyCase`: in upper or lower case). */
+function hasAsciiAt(doc: Uint8Array, text: string, at: number, anyCase = false): boolean {
+  if (at + text.length > doc.length) return false;
+  for (let k = 0; k < text.length; k++) {
+    let byte = doc[at + k] ?? -1;
+    if (anyCase && byte >= 0x61 && byte <= 0x7a) byte -= 0x20;
+    if (byte !== text.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** True when the bytes from `from` up to `to` are only whitespace (as `String.prototype.trim` sees it). */
+function isBlank(doc: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const byte = doc[k] ?? -1;
+    if (byte >= 0x80) return doc.toString('utf8', from, to).trim() === '';
+    if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return false;
+  }
+  return true;
+}
+
+/**
+ * The `>` that ends the start tag whose attributes begin at `from`: the
+ * first one outside a quoted value (the last byte when there is none, which
+ * the tag's check then refuses).
+ */
+function startTagEnd(doc: Uint8Array, from: number): number {
+  let quote = 0;
+  for (let k = from; k < doc.length; k++) {
+    const byte = doc[k] ?? -1;
+    if (quote !== 0) {
+      if (byte === quote) quote = 0;
+    } else if (byte === 0x22 /* " */ || byte === 0x27 /* ' */) {
+      quote = byte;
+    } else if (byte === 0x3e /* > */) {
+      return k;
+    }
+  }
+  return doc.length - 1;
+}
+
 /** Whitespace, `/` or `>`: what ends a tag's name. */
 function isNameEnd(code: number): boolean {
   return isSpace(code) || code === 0x2f || code === 0x3e;
@@ -365,12 +601,6 @@ function isNameEnd(code: number): boolean {
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
-}
-
-/** True when `document` holds a `&` from `from` up to `to`. */
-function hasAmpersand(document: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (document.charCodeAt(k) === 0x26) return true;
-  return false;
 }
 
 function notWellFormed(problem: string): XmlError {
@@ -408,6 +638,7 @@ const predefined: Readonly<Record<string, string>> = {
   quot: '"',
   apos: "'",
 };
+const predefinedNames = Object.keys(predefined);
 
 function decodeReferences(raw: string): string {
   if (!raw.includes('&')) return raw;
@@ -458,20 +689,26 @@ export function* buildXmlSteps(
   const chunks: string[] = [];
   for (const chunk of buildXmlChunks(root, options)) {
     if (chunks.length > 0) yield;
-    chunks.push(chunk);
+    chunks.push(typeof chunk === 'string' ? chunk : utf8Text(chunk));
   }
   return chunks.join('');
+}
+
+function utf8Text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /**
  * `buildXml` as the document's text in order, a chunk every few hundred
  * elements (a pause between two), for a caller that wants no single string
- * of a large document (xml-slices.ts, `buildXmlBytesInSlices`).
+ * of a large document (xml-slices.ts, `buildXmlBytesInSlices`). An element
+ * read lazily and left untouched comes as its UTF-8 bytes, as the document
+ * had them (a view of them, not a copy).
  */
 export function* buildXmlChunks(
   root: XmlElement,
   options: { declaration?: boolean } = {},
-): Generator<string, void, void> {
+): Generator<string | Uint8Array, void, void> {
   // `<name` and `</name>` of each name, checked once and written from one copy.
   const tags = new Map<string, { open: string; close: string }>();
   const tagsOf = (name: string): { open: string; close: string } => {
@@ -494,6 +731,20 @@ export function* buildXmlChunks(
   const emit = (piece: string): void => {
     pieces.push(piece);
   };
+  /** What is ready to go out at the next pause: joined pieces and untouched elements' bytes. */
+  let ready: Array<string | Uint8Array> = [];
+  const emitBytes = (bytes: Uint8Array): void => {
+    if (pieces.length > 0) ready.push(pieces.join(''));
+    pieces = [];
+    ready.push(bytes);
+  };
+  const flush = (): Array<string | Uint8Array> => {
+    if (pieces.length > 0 || ready.length === 0) ready.push(pieces.join(''));
+    pieces = [];
+    const out = ready;
+    ready = [];
+    return out;
+  };
   if (options.declaration === true) emit('<?xml version="1.0" encoding="UTF-8"?>');
   // Depth-first without recursion: each entry is an element and the index of its next child.
   const stack: Array<{ node: XmlElement; next: number }> = [];
@@ -501,8 +752,9 @@ export function* buildXmlChunks(
   const open = (node: XmlElement): void => {
     if (node instanceof SourcedElement) {
       // as the document had it: well-formed, its names checked when it was read
-      if (!isXmlText(node.source)) throw new XmlError('a character XML 1.0 cannot carry');
-      emit(node.source);
+      const source = node.source;
+      if (!isXmlBytes(source)) throw new XmlError('a character XML 1.0 cannot carry');
+      emitBytes(source);
       return;
     }
     emit(tagsOf(node.name).open);
@@ -518,11 +770,7 @@ export function* buildXmlChunks(
   };
   open(root);
   for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    if (++tokens % tokensPerStep === 0) {
-      const chunk = pieces.join('');
-      pieces = [];
-      yield chunk;
-    }
+    if (++tokens % tokensPerStep === 0) yield* flush();
     const child = top.node.children[top.next++];
     if (child === undefined) {
       emit(tagsOf(top.node.name).close);
@@ -533,7 +781,23 @@ export function* buildXmlChunks(
       emit(escaped(child.text));
     }
   }
-  yield pieces.join('');
+  yield* flush();
+}
+
+/**
+ * True when valid UTF-8 bytes hold no character XML 1.0 cannot carry (as
+ * `isXmlText`; a lone surrogate cannot be valid UTF-8).
+ */
+function isXmlBytes(bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) {
+    const byte = bytes[k] ?? 0;
+    if (byte < 0x20) {
+      if (byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+    } else if (byte === 0xef && bytes[k + 1] === 0xbf && ((bytes[k + 2] ?? 0) & 0xfe) === 0xbe) {
+      return false; // U+FFFE, U+FFFF
+    }
+  }
+  return true;
 }
 
 function escaped(text: string): string {
