@@ -89,7 +89,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
     warmupSeconds: quick ? 1 : 2,
     soakSeconds,
     // 15 s before the default soak, 2 s before each row: the default run stays under 12 minutes
-    soakWarmupSeconds: quick ? 5 : Math.min(60, Math.max(5, Math.round(soakSeconds / 5))),
+    soakWarmupSeconds: quick ? 5 : Math.min(45, Math.max(5, Math.round(soakSeconds / 5))),
     soakRate: positive('soak-rate', values['soak-rate'], 400),
     samples: quick ? 10 : 30,
     only: only as ScenarioName[],

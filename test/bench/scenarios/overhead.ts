@@ -94,18 +94,20 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
     const rows: Row[] = [];
     // One connection: latency, compared in turns so that the machine's drift hits every row alike.
     if (ctx.pinning) for (const process of everyone) pin(process.pid, '0-1');
-    ctx.log(`overhead: ${targets.length} paths in ${rounds} turns each, 1 connection`);
+    // The lean floor is a CPU floor: it is measured at 50 connections only (the default run's time).
+    const latencyTargets = targets.filter((target) => target.underTest !== lean);
+    ctx.log(`overhead: ${latencyTargets.length} paths in ${rounds} turns each, 1 connection`);
     const busyOf = (target: Target): Record<string, number> =>
       target.underTest === stack.simulators ? {} : { simulator: stack.simulators.pid };
     const single = await runInterleaved(
-      targets.map((target) => ({
+      latencyTargets.map((target) => ({
         spec: target.spec,
         cpuOf: target.underTest.pid,
         busyOf: busyOf(target),
       })),
       rounds,
     );
-    for (const [i, target] of targets.entries()) {
+    for (const [i, target] of latencyTargets.entries()) {
       const result = single[i];
       if (result !== undefined)
         rows.push({ target: target.name, connections: 1, pinned: false, result });
@@ -193,7 +195,7 @@ function report(rows: Row[]): Section {
     method: [
       '`workflows(first: 20) { nodes { id name description version categoryName } }` POSTed to the gateway, against the REST GET the gateway makes for it (`/vco/api/workflows?maxResult=20&startIndex=0`, Basic auth, `Accept: application/json`) sent straight to the vRO simulator and through a bare pass-through proxy (`test/bench/bare-proxy.ts`: node:http in, an undici pool out, nothing else).',
       'The lean floor (`test/bench/bare-lean.ts`) answers the same query with no framework: node:http in, the body JSON-parsed, the document parsed, validated and compiled by graphql-jit once, one resolver over an undici pool (the vRO answer JSON-parsed), the result JSON-stringified and sent with `res.end`; none of the gateway (no CORS, limits, logs, metrics, loaders or error mapping). What any GraphQL server in Node can reach on this machine.',
-      `Same tool (autocannon), same settings, in one run. With 1 connection the four paths are measured in turns: after each one's warm-up, ${rounds} rounds in which each path runs for 1/${rounds} of its time, one after the other, so that a drift of the machine's speed over the minutes (large on a shared virtual machine) falls on every path alike; each row pools its rounds, and nothing is pinned. With 50 connections the rows run one after the other, the process under test (simulator, proxy, lean floor or gateway) pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0.`,
+      `Same tool (autocannon), same settings, in one run. With 1 connection the three paths other than the lean floor (a CPU floor, measured at 50 connections only) are measured in turns: after each one's warm-up, ${rounds} rounds in which each path runs for 1/${rounds} of its time, one after the other, so that a drift of the machine's speed over the minutes (large on a shared virtual machine) falls on every path alike; each row pools its rounds, and nothing is pinned. With 50 connections the rows run one after the other, the process under test (simulator, proxy, lean floor or gateway) pinned to core 1 and everything else (autocannon, the simulators when they are not under test) to core 0.`,
       "CPU ms/op: user + system CPU time of the process under test (/proc/<pid>/stat) over the measured run, per operation; unlike latency and throughput, it hardly depends on what else runs on the machine. Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat).",
       'Because the simulator shares core 0 with autocannon in the proxy and gateway rows, a row can be capped by the simulator rather than by the process under test; the straight row shows what the simulator serves with a core of its own.',
       `Load gen and simulator: the CPU time of the load generator (autocannon's process, from its own process.cpuUsage) and of the simulators' process (when it is not the process under test) over the measured run, as a share of one core. Above ${fmt.percent(saturated)} a cell is marked "saturated": that process, not the one under test, may be what caps the row's ops/s. CPU ms/op is not affected by it.`,
