@@ -41,7 +41,7 @@ export interface BenchOptions {
 
 export const usage = `npm run bench -- [flags]
   --quick              a short smoke run (about a minute)
-  --soak-seconds <n>   soak length (default 300; 20 with --quick)
+  --soak-seconds <n>   soak length (default 240; 20 with --quick)
   --soak-rate <n>      soak operations per second (default 400)
   --row-seconds <n>    measured seconds per load row (default 10; 2 with --quick)
   --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')};
@@ -82,7 +82,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
       throw new Error(`--only: unknown scenario "${name}" (${scenarioNames.join(', ')})`);
     }
   }
-  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 300);
+  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 240);
   return {
     quick,
     rowSeconds: positive('row-seconds', values['row-seconds'], quick ? 2 : 10),
