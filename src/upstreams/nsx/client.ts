@@ -430,14 +430,7 @@ export class NsxClient {
     contextId: string,
     forEdit = false,
   ): Promise<FirewallConfigRecord> {
-    const response = await this.#send(call, {
-      method: 'GET',
-      path: path`/api/2.0/app/firewall/${contextId}/config`,
-      route: '/api/2.0/app/firewall/{contextId}/config',
-      // megabytes on a large manager: never one string, and each rule a range of the bytes
-      answerAs: 'bytes',
-      exclusive: forEdit,
-    });
+    const response = await this.#readFirewall(call, contextId, forEdit);
     const bytes = response.bytes;
     const release = (): void => {
       if (forEdit && bytes !== undefined) releaseBuffer(bytes);
@@ -462,13 +455,7 @@ export class NsxClient {
     call: CallContext,
     contextId: string,
   ): Promise<FirewallGenerationRecord> {
-    const response = await this.#send(call, {
-      method: 'GET',
-      path: path`/api/2.0/app/firewall/${contextId}/config`,
-      route: '/api/2.0/app/firewall/{contextId}/config',
-      answerAs: 'bytes',
-      exclusive: true,
-    });
+    const response = await this.#readFirewall(call, contextId, true);
     try {
       const generationNumber = generationFromEtag(response.headers['etag']);
       // the rules' element is read lazily: the rules are only checked
@@ -477,6 +464,22 @@ export class NsxClient {
     } finally {
       if (response.bytes !== undefined) releaseBuffer(response.bytes);
     }
+  }
+
+  /** `GET` of the context's configuration; `exclusive`: a read of the caller's own (see UpstreamRequest). */
+  #readFirewall(
+    call: CallContext,
+    contextId: string,
+    exclusive: boolean,
+  ): Promise<UpstreamResponse> {
+    return this.#send(call, {
+      method: 'GET',
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
+      route: '/api/2.0/app/firewall/{contextId}/config',
+      // megabytes on a large manager: never one string, and each rule a range of the bytes
+      answerAs: 'bytes',
+      exclusive,
+    });
   }
 
   /**
