@@ -11,13 +11,13 @@ import { largeFirewallConfiguration } from '../../src/simulators/nsx/large-firew
 import { el, writeXml } from '../../src/simulators/nsx/sim-xml.ts';
 import type { RuleDraft } from '../../src/upstreams/nsx/drafts.ts';
 import {
-  firewallRuleDepth,
+  firewallParseOptions,
   insertRule,
   readFirewallConfig,
   readRules,
   ruleXml,
 } from '../../src/upstreams/nsx/firewall-xml.ts';
-import { buildXml, buildXmlSteps, parseXml, parseXmlSteps } from '../../src/upstreams/nsx/xml.ts';
+import { buildXmlChunks, parseXml, parseXmlSteps } from '../../src/upstreams/nsx/xml.ts';
 import { median } from './stats.ts';
 
 export interface XmlPhases {
@@ -104,7 +104,12 @@ function held(make: () => unknown): number {
   return (after - before) / 2 ** 20;
 }
 
-function longestStep(steps: Generator<void, unknown, void>): number {
+/** A part of the body as the edit sends it (xml-slices.ts, `buildXmlPartsInSlices`). */
+function asBytes(chunk: string | Uint8Array): Uint8Array {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
+function longestStep(steps: Generator<unknown, unknown, void>): number {
   let longest = 0;
   for (;;) {
     const started = threadCpuMs();
@@ -127,18 +132,18 @@ function measure(bytes: number): XmlPhases {
   const longest = { parse: 0, build: 0 };
   for (let round = 0; round < rounds; round++) {
     gc();
-    const parsed = record(
+    record(
       'parse',
       timed(() => parseXml(body)),
     );
-    rules = record(
-      'read',
-      timed(() => readRules(readFirewallConfig(parsed, 'dvportgroup-63', '1'))),
-    ).length;
     const lazy = record(
       'parseLazy',
-      timed(() => parseXml(body, { lazyDepth: firewallRuleDepth })),
+      timed(() => parseXml(body, firewallParseOptions)),
     );
+    rules = record(
+      'read',
+      timed(() => readRules(readFirewallConfig(lazy, 'dvportgroup-63', '1'))),
+    ).length;
     const edited = record(
       'edit',
       timed(() =>
@@ -147,10 +152,10 @@ function measure(bytes: number): XmlPhases {
     );
     record(
       'build',
-      timed(() => buildXml(edited, { declaration: true })),
+      timed(() => [...buildXmlChunks(edited, { declaration: true })].map(asBytes)),
     );
-    longest.parse = Math.max(longest.parse, longestStep(parseXmlSteps(body)));
-    longest.build = Math.max(longest.build, longestStep(buildXmlSteps(edited)));
+    longest.parse = Math.max(longest.parse, longestStep(parseXmlSteps(body, firewallParseOptions)));
+    longest.build = Math.max(longest.build, longestStep(buildXmlChunks(edited)));
     gc();
     record('fxpValidate', timed(validate));
     const ordered = record(
@@ -174,7 +179,7 @@ function measure(bytes: number): XmlPhases {
     longestStepMs: longest,
     heldMB: {
       tree: held(() => parseXml(body)),
-      lazy: held(() => parseXml(body, { lazyDepth: firewallRuleDepth })),
+      lazy: held(() => parseXml(body, firewallParseOptions)),
       fastXmlParser: held(() => fxpParser.parse(body) as unknown),
     },
   };

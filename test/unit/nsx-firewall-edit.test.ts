@@ -56,7 +56,7 @@ class FakeStore implements FirewallStore {
 
 /** The configuration read back, with its rules (the default answer of a write). */
 function whole(config: FirewallConfigAnswer): FirewallConfigRecord {
-  if (config.ruleElements === undefined) throw new Error('a write answered by its generation only');
+  if (config.ruleIndex === undefined) throw new Error('a write answered by its generation only');
   return config;
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RuleDraft } from '../../src/upstreams/nsx/drafts.ts';
 import {
+  firewallParseOptions,
   generationFromEtag,
   insertRule,
   readFirewallConfig,
@@ -14,6 +15,7 @@ import {
 import type { FirewallConfigRecord } from '../../src/upstreams/nsx/wire.ts';
 import { jsonToElement } from '../../src/upstreams/nsx/xml-json.ts';
 import { buildXml, childElements, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml.ts';
+import { outline } from '../helpers/xml.ts';
 
 const reference = readFileSync(
   new URL('../fixtures/nsx/vshield-app-firewall-config.xml', import.meta.url),
@@ -52,8 +54,9 @@ const rich = `<VshieldAppConfiguration version="5.5">
   </firewallConfiguration>
 </VshieldAppConfiguration>`;
 
+/** A configuration as the client reads one off the wire. */
 const config = (xml: string): FirewallConfigRecord =>
-  readFirewallConfig(parseXml(xml), 'dvportgroup-63', '7');
+  readFirewallConfig(parseXml(xml, firewallParseOptions), 'dvportgroup-63', '7');
 
 const draft = (fields: Partial<RuleDraft> = {}): RuleDraft => ({
   id: undefined,
@@ -235,12 +238,16 @@ describe('splicing rules into the document', () => {
       contextId: 'dvportgroup-63',
       owner: 'ops',
     });
-    const before = childElements(configurationOf(current.document));
-    const after = childElements(configurationOf(document));
-    expect(after[0]).toBe(before[0]);
-    expect(after[1]).toBe(before[1]);
-    expect(after[3]).toBe(before[2]);
-    expect(after[4]).toBe(before[3]);
+    const before = childElements(configurationOf(current.document)).map((n) => outline(n));
+    const after = childElements(configurationOf(document)).map((n) => outline(n));
+    expect([after[0], after[1], after[3], after[4]]).toEqual(before);
+    // written back as the manager sent them
+    const written = buildXml(document);
+    for (const untouched of ['globalSettings', 'id="1004"', 'id="1001"', 'id="1002"']) {
+      const at = rich.indexOf(untouched);
+      const element = rich.slice(rich.lastIndexOf('<', at), rich.indexOf('</', at));
+      expect(written).toContain(element);
+    }
   });
 
   it('appends after the last rule of the layer when there is no position', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { releaseBuffer } from '../../src/http/release-buffer.ts';
 import {
-  firewallRuleDepth,
+  firewallParseOptions,
   insertRule,
   readFirewallConfig,
   readRules,
@@ -90,8 +90,8 @@ describe('buildXml of a lazily read document', () => {
 
 describe('a firewall configuration read lazily', () => {
   it('reads ids and layers at once, and types each rule only when asked for', async () => {
-    const config = readFirewallConfig(lazily(firewall, firewallRuleDepth), 'c', '1');
-    expect(config.ruleElements.map((rule) => [rule.id, rule.layer])).toEqual([
+    const config = readFirewallConfig(parseXml(firewall, firewallParseOptions), 'c', '1');
+    expect([...config.ruleIndex].map((rule) => [rule.id, rule.layer])).toEqual([
       ['1003', 'LAYER3'],
       ['1001', 'LAYER3'],
       ['1002', 'LAYER2'],
@@ -106,7 +106,7 @@ describe('a firewall configuration read lazily', () => {
   });
 
   it('takes a new rule with every other rule posted back exactly as the manager sent it', () => {
-    const config = readFirewallConfig(lazily(odd, firewallRuleDepth), 'c', '1');
+    const config = readFirewallConfig(parseXml(odd, firewallParseOptions), 'c', '1');
     const draft = {
       id: undefined,
       layer: 'LAYER3' as const,

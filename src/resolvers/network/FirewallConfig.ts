@@ -6,7 +6,7 @@ export const FirewallConfig: FirewallConfigResolvers = {
   // thousands of rules on a large configuration: typed a slice at a time
   rules: async (config) => {
     // a write answered by its generation only is made when no rule is asked for (Mutation.ts)
-    if (config.ruleElements === undefined)
+    if (config.ruleIndex === undefined)
       throw new Error('the rules of a firewall write were not kept');
     const rules = await inSlices(readRulesSteps(config));
     return [

@@ -30,7 +30,7 @@ function primeFirewall(
   config: FirewallConfigAnswer,
 ): FirewallConfigAnswer {
   const loader = context.loaders.nsx.firewallByPortGroup.clear(config.contextId);
-  if (config.ruleElements !== undefined) loader.prime(config.contextId, config);
+  if (config.ruleIndex !== undefined) loader.prime(config.contextId, config);
   return config;
 }
 

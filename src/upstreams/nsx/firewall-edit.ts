@@ -57,7 +57,7 @@ function currentRule(
   draft: RuleDraft,
   ruleId: string,
 ): FirewallRuleRecord {
-  const rule = config.ruleElements.find((r) => r.id === ruleId);
+  const rule = config.ruleIndex.find(ruleId);
   if (rule === undefined) throw new RuleNotFoundError(ruleId, config.contextId);
   if (rule.layer !== draft.layer) {
     throw new BadUserInputError(
@@ -81,25 +81,22 @@ export async function replaceFirewallRules(
   generationNumber: string | undefined,
   answer: FirewallAnswer = 'rules',
 ): Promise<FirewallConfigAnswer> {
-  await serialised(store.firewallWrites, contextId, call, async () => {
-    const current = await store.getFirewall(call, contextId, true);
-    try {
-      const rules = drafts.map((draft) =>
-        draft.id === undefined
-          ? ruleXml(draft)
-          : ruleXml(draft, currentRule(current, draft, draft.id)),
-      );
-      const document = replaceAllRules(current.document, rules);
-      await store.postFirewall(
-        call,
-        contextId,
-        generationNumber ?? current.generationNumber,
-        document,
-      );
-    } finally {
-      current.release?.();
-    }
-  });
+  await serialised(store.firewallWrites, contextId, call, () =>
+    writeEdited(
+      store,
+      call,
+      contextId,
+      (current) => {
+        const rules = drafts.map((draft) =>
+          draft.id === undefined
+            ? ruleXml(draft)
+            : ruleXml(draft, currentRule(current, draft, draft.id)),
+        );
+        return replaceAllRules(current.document, rules);
+      },
+      generationNumber,
+    ),
+  );
   return readBack(store, call, contextId, answer);
 }
 
@@ -135,7 +132,7 @@ export async function removeFirewallRule(
   answer: FirewallAnswer = 'rules',
 ): Promise<FirewallConfigAnswer> {
   return editFirewall(store, call, contextId, retry, answer, (current) => {
-    if (!current.ruleElements.some((rule) => rule.id === ruleId)) {
+    if (current.ruleIndex.find(ruleId) === undefined) {
       throw new RuleNotFoundError(ruleId, contextId);
     }
     return removeRule(current.document, ruleId);
@@ -159,16 +156,46 @@ async function editFirewall(
   answer: FirewallAnswer,
   edit: (current: FirewallConfigRecord) => XmlElement,
 ): Promise<FirewallConfigAnswer> {
-  await retryOnConflict(store.firewallWrites, contextId, call, retry, async () => {
-    const current = await store.getFirewall(call, contextId, true);
-    try {
-      await store.postFirewall(call, contextId, current.generationNumber, edit(current));
-    } finally {
-      current.release?.();
-    }
-  });
+  await retryOnConflict(store.firewallWrites, contextId, call, retry, () =>
+    writeEdited(store, call, contextId, edit),
+  );
   return readBack(store, call, contextId, answer);
 }
+
+/**
+ * One read-modify-write: reads the configuration for the edit, posts
+ * `edit`'s document against `generationNumber` (else the one read), and
+ * frees the read's bytes once the write is through. The read's tree (an
+ * object per rule) is let go as soon as the body is made, not held while
+ * the write is on the wire: held that long it outlives a young collection
+ * and stays until a full one (BENCHMARKS.md, large XML).
+ */
+async function writeEdited(
+  store: FirewallStore,
+  call: CallContext,
+  contextId: string,
+  edit: (current: FirewallConfigRecord) => XmlElement,
+  generationNumber?: string,
+): Promise<void> {
+  const current = await store.getFirewall(call, contextId, true);
+  const release = current.release ?? noRelease;
+  let written: Promise<void>;
+  try {
+    written = store.postFirewall(
+      call,
+      contextId,
+      generationNumber ?? current.generationNumber,
+      edit(current),
+    );
+  } catch (error) {
+    release();
+    throw error;
+  }
+  // returned, not awaited: this frame, and `current` with it, ends here
+  return written.finally(release);
+}
+
+const noRelease = (): void => undefined;
 
 /**
  * What a write answers: `rules`, the configuration read back; `generation`

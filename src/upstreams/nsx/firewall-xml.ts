@@ -11,17 +11,31 @@ import type {
   FirewallConfigRecord,
   FirewallLayerName,
   FirewallRuleElement,
+  FirewallRuleIndex,
   FirewallRuleRecord,
 } from './wire.ts';
 import { sameJson } from './xml-json.ts';
 import { removeChildren, setAttribute, setChild } from './xml-edit.ts';
 import {
+  mapItems,
+  piecesOf,
+  splicedElement,
+  splicePieces,
+  type Piece,
+  type Pieces,
+} from './xml-splice.ts';
+import {
+  buildXml,
   childElement,
+  childIndexOf,
+  ChildIndex,
   element,
   isElement,
+  parseXml,
   textElement,
   textOf,
   withChildren,
+  type ParseOptions,
   type XmlElement,
   type XmlNode,
 } from './xml.ts';
@@ -34,11 +48,14 @@ const ruleElementNames: Readonly<Record<FirewallLayerName, string>> = {
 /** The order of a rule's modelled children, as in the vShield API guide's example. */
 const childOrder = ['action', 'logged', 'notes', 'source', 'destination', 'service'];
 
-function layerOf(node: XmlNode): FirewallLayerName | undefined {
-  if (!isElement(node)) return undefined;
-  if (node.name === ruleElementNames.LAYER3) return 'LAYER3';
-  if (node.name === ruleElementNames.LAYER2) return 'LAYER2';
+function layerNamed(name: string): FirewallLayerName | undefined {
+  if (name === ruleElementNames.LAYER3) return 'LAYER3';
+  if (name === ruleElementNames.LAYER2) return 'LAYER2';
   return undefined;
+}
+
+function layerOf(node: XmlNode): FirewallLayerName | undefined {
+  return isElement(node) ? layerNamed(node.name) : undefined;
 }
 
 /** The ETag carries the generation number; newer managers quote it (and may mark it weak). */
@@ -55,23 +72,28 @@ export function generationFromEtag(etag: string | undefined): string {
   return value;
 }
 
-/** The depth of the rules in the document: parsed lazily there (xml.ts, `lazyDepth`). */
-export const firewallRuleDepth = 2;
+/**
+ * How a configuration is parsed: `<firewallConfiguration>` (depth 1) read
+ * lazily, its children (the rules) indexed as ranges of the bytes, not made
+ * objects: an edit reads only the rules it changes, and writes every other
+ * one back as the bytes it came as (xml-splice.ts).
+ */
+export const firewallParseOptions: ParseOptions = { lazyDepth: 1, indexLazyChildren: true };
 
-/** The configuration with its rules' ids and layers; each rule is typed only when asked for. */
+/** The configuration with its rules indexed; each rule is read only when asked for. */
 export function readFirewallConfig(
   document: XmlElement,
   contextId: string,
   generationNumber: string,
 ): FirewallConfigRecord {
-  const config = firewallConfiguration(requireRoot(document, 'VshieldAppConfiguration'));
-  const ruleElements = config.children.flatMap((node): FirewallRuleElement[] => {
-    const layer = layerOf(node);
-    if (layer === undefined || !isElement(node)) return [];
-    const id = node.attributes['id']?.trim();
-    return [{ id: id === undefined || id === '' ? null : id, layer, xml: node }];
-  });
-  return { contextId, generationNumber, ruleElements, document };
+  let configuration = firewallConfiguration(requireRoot(document, 'VshieldAppConfiguration'));
+  if (childIndexOf(configuration) === undefined && configuration.children.some(isElement)) {
+    // a document built as a whole tree (not off the wire): read as one off the wire is
+    document = parseXml(buildXml(document), firewallParseOptions);
+    configuration = firewallConfiguration(document);
+  }
+  const index = childIndexOf(configuration) ?? ChildIndex.empty;
+  return { contextId, generationNumber, ruleIndex: new FirewallRules(index), document };
 }
 
 /** Throws, as `readFirewallConfig` does, unless the document is a configuration with its rules' element. */
@@ -79,9 +101,61 @@ export function checkFirewallDocument(document: XmlElement): void {
   firewallConfiguration(requireRoot(document, 'VshieldAppConfiguration'));
 }
 
+/**
+ * The rules of a configuration, off the index of `<firewallConfiguration>`'s
+ * children: a rule is made an element only when it is asked for.
+ */
+export class FirewallRules implements FirewallRuleIndex {
+  readonly #index: ChildIndex;
+
+  constructor(index: ChildIndex) {
+    this.#index = index;
+  }
+
+  /** Number of rules of a layer. */
+  layerSize(layer: FirewallLayerName): number {
+    let size = 0;
+    for (let i = 0; i < this.#index.count; i++) if (this.#layer(i) === layer) size++;
+    return size;
+  }
+
+  /** The rule of that id, read; undefined when there is none. */
+  find(ruleId: string): FirewallRuleElement | undefined {
+    for (let i = 0; i < this.#index.count; i++) {
+      const layer = this.#layer(i);
+      if (layer !== undefined && idOf(this.#index.attributes(i)) === ruleId) {
+        return this.#rule(i, layer);
+      }
+    }
+    return undefined;
+  }
+
+  /** Every rule in document order, each read as it comes. */
+  *[Symbol.iterator](): Generator<FirewallRuleElement, void, void> {
+    for (let i = 0; i < this.#index.count; i++) {
+      const layer = this.#layer(i);
+      if (layer !== undefined) yield this.#rule(i, layer);
+    }
+  }
+
+  #layer(i: number): FirewallLayerName | undefined {
+    return layerNamed(this.#index.name(i));
+  }
+
+  #rule(i: number, layer: FirewallLayerName): FirewallRuleElement {
+    const xml = this.#index.element(i);
+    return { id: idOf(xml.attributes), layer, xml };
+  }
+}
+
+function idOf(attributes: Readonly<Record<string, string>>): string | null {
+  const id = attributes['id']?.trim();
+  return id === undefined || id === '' ? null : id;
+}
+
 /** Every rule typed, in document order; a rule the gateway cannot read is a bad response. */
 export function readRules(config: FirewallConfigRecord): FirewallRuleRecord[] {
-  return config.ruleElements.map((rule) => readRule(rule.xml, rule.layer));
+  return [...config.ruleIndex].map((rule) => readRule(rule.xml, rule.layer));
 }
 
 /** `readRules` as steps, pausing every few dozen rules (xml-slices.ts, `inSlices`). */
@@ -89,7 +163,7 @@ export function* readRulesSteps(
   config: FirewallConfigRecord,
 ): Generator<void, FirewallRuleRecord[], void> {
   const rules: FirewallRuleRecord[] = [];
-  for (const rule of config.ruleElements) {
+  for (const rule of config.ruleIndex) {
     if (rules.length % rulesPerStep === rulesPerStep - 1) yield;
     rules.push(readRule(rule.xml, rule.layer));
   }
@@ -182,14 +256,6 @@ function withPart(
   return setChild(node, part.xml, childOrder);
 }
 
-/** The rule's index among the children of `<firewallConfiguration>`, or -1. */
-function indexOfRule(children: readonly XmlNode[], ruleId: string): number {
-  return children.findIndex(
-    (node) =>
-      layerOf(node) !== undefined && isElement(node) && node.attributes['id']?.trim() === ruleId,
-  );
-}
-
 function firewallConfiguration(document: XmlElement): XmlElement {
   const node = childElement(document, 'firewallConfiguration');
   if (node === undefined) {
@@ -198,20 +264,40 @@ function firewallConfiguration(document: XmlElement): XmlElement {
   return node;
 }
 
-/** The document with `<firewallConfiguration>`'s children replaced; every other node kept. */
-function withRules(document: XmlElement, edit: (children: XmlNode[]) => XmlNode[]): XmlElement {
+/**
+ * The document with `<firewallConfiguration>`'s children spliced as `edit`
+ * says (xml-splice.ts); every other node kept. The document is one read with
+ * `firewallParseOptions` (`readFirewallConfig`), or one made from it here.
+ */
+function withRules(document: XmlElement, edit: (current: Pieces) => Pieces): XmlElement {
   const current = firewallConfiguration(document);
+  const pieces = piecesOf(current);
+  if (pieces === undefined) throw new Error('a firewall configuration not read for an edit');
+  const spliced = splicedElement(current, edit(pieces));
   return withChildren(
     document,
-    document.children.map((node) =>
-      node === current ? withChildren(current, edit([...current.children])) : node,
-    ),
+    document.children.map((node) => (node === current ? spliced : node)),
   );
+}
+
+/** The layer of each of `<firewallConfiguration>`'s children, in order (undefined: not a rule). */
+function layersOf(current: Pieces): Array<FirewallLayerName | undefined> {
+  return mapItems(current, (item) =>
+    typeof item === 'number' ? layerNamed(current.index.name(item)) : layerOf(item),
+  );
+}
+
+/** The position of the rule among `<firewallConfiguration>`'s children, or -1. */
+function positionOfRule(current: Pieces, ruleId: string): number {
+  const layers = layersOf(current);
+  return mapItems(current, (item) =>
+    typeof item === 'number' ? idOf(current.index.attributes(item)) : idOf(item.attributes),
+  ).findIndex((id, k) => layers[k] !== undefined && id === ruleId);
 }
 
 /** Number of rules of a layer. */
 export function layerSize(config: FirewallConfigRecord, layer: FirewallLayerName): number {
-  return config.ruleElements.filter((rule) => rule.layer === layer).length;
+  return config.ruleIndex.layerSize(layer);
 }
 
 /**
@@ -225,41 +311,39 @@ export function insertRule(
   position: number | undefined,
 ): XmlElement {
   const layer = layerOf(rule);
-  return withRules(document, (children) => {
-    const layerIndexes = children.flatMap((node, i) => (layerOf(node) === layer ? [i] : []));
+  return withRules(document, (current) => {
+    const layers = layersOf(current);
+    const layerIndexes = layers.flatMap((of, i) => (of === layer ? [i] : []));
     const lastOfLayer = layerIndexes.at(-1);
     let at: number;
     if (position !== undefined && position < layerIndexes.length) {
-      at = layerIndexes[position] ?? children.length;
+      at = layerIndexes[position] ?? layers.length;
     } else if (lastOfLayer !== undefined) {
       at = lastOfLayer + 1;
     } else if (layer === 'LAYER3') {
       // Layer-3 rules come before layer-2 rules.
-      const firstLayer2 = children.findIndex((node) => layerOf(node) === 'LAYER2');
-      at = firstLayer2 >= 0 ? firstLayer2 : children.length;
+      const firstLayer2 = layers.indexOf('LAYER2');
+      at = firstLayer2 >= 0 ? firstLayer2 : layers.length;
     } else {
-      at = children.length;
+      at = layers.length;
     }
-    children.splice(at, 0, rule);
-    return children;
+    return splicePieces(current, at, 0, [rule]);
   });
 }
 
 /** The document without the rule of that id (unchanged when there is none). */
 export function removeRule(document: XmlElement, ruleId: string): XmlElement {
-  return withRules(document, (children) => {
-    const at = indexOfRule(children, ruleId);
-    if (at >= 0) children.splice(at, 1);
-    return children;
+  return withRules(document, (current) => {
+    const at = positionOfRule(current, ruleId);
+    return at >= 0 ? splicePieces(current, at, 1, []) : current;
   });
 }
 
 /** The document with the rule of that id replaced in place (unchanged when there is none). */
 export function replaceRule(document: XmlElement, ruleId: string, rule: XmlElement): XmlElement {
-  return withRules(document, (children) => {
-    const at = indexOfRule(children, ruleId);
-    if (at >= 0) children[at] = rule;
-    return children;
+  return withRules(document, (current) => {
+    const at = positionOfRule(current, ruleId);
+    return at >= 0 ? splicePieces(current, at, 1, [rule]) : current;
   });
 }
 
@@ -269,9 +353,18 @@ export function replaceRule(document: XmlElement, ruleId: string, rule: XmlEleme
  */
 export function replaceAllRules(document: XmlElement, rules: readonly XmlElement[]): XmlElement {
   const byLayer = (layer: FirewallLayerName) => rules.filter((rule) => layerOf(rule) === layer);
-  return withRules(document, (children) => [
-    ...children.filter((node) => layerOf(node) === undefined),
-    ...byLayer('LAYER3'),
-    ...byLayer('LAYER2'),
-  ]);
+  return withRules(document, (current) => {
+    const layers = layersOf(current);
+    const kept = mapItems(current, (item): Piece =>
+      typeof item === 'number' ? { first: item, last: item } : item,
+    );
+    return {
+      index: current.index,
+      pieces: [
+        ...kept.filter((_, k) => layers[k] === undefined),
+        ...byLayer('LAYER3'),
+        ...byLayer('LAYER2'),
+      ],
+    };
+  });
 }

@@ -87,16 +87,25 @@ export interface FirewallRuleElement {
   xml: XmlElement;
 }
 
+/** The rules of a configuration, each read only when asked for (firewall-xml.ts, `FirewallRules`). */
+export interface FirewallRuleIndex extends Iterable<FirewallRuleElement> {
+  /** Number of rules of a layer. */
+  layerSize(layer: FirewallLayerName): number;
+  /** The rule of that id; undefined when there is none. */
+  find(ruleId: string): FirewallRuleElement | undefined;
+}
+
 /** `GET /api/2.0/app/firewall/{contextId}/config` with its ETag. */
 export interface FirewallConfigRecord {
   contextId: string;
   /** The ETag without quotes. */
   generationNumber: string;
   /**
-   * In document order. A configuration runs to thousands of rules: an edit
-   * reads only the rule it changes (firewall-xml.ts, `readRules`).
+   * The rules in document order, off an index of the bytes. A configuration
+   * runs to thousands of rules: an edit reads only the rule it changes
+   * (firewall-xml.ts, `FirewallRules`).
    */
-  ruleElements: FirewallRuleElement[];
+  ruleIndex: FirewallRuleIndex;
   /** The whole `<VshieldAppConfiguration>` document as the manager sent it. */
   document: XmlElement;
   /**
@@ -114,7 +123,7 @@ export interface FirewallConfigRecord {
 export interface FirewallGenerationRecord {
   contextId: string;
   generationNumber: string;
-  ruleElements?: undefined;
+  ruleIndex?: undefined;
 }
 
 /** What a firewall write answers: the configuration read back, or its generation only. */

@@ -17,9 +17,11 @@
  * A document can also be read lazily (`lazyDepth`): the elements at that
  * depth keep their name, their attributes and their text in the document,
  * and are parsed further only when their children are asked for; an
- * untouched one is written back as that text. A firewall edit then holds a
- * few objects per rule, not a tree of every rule's parts (BENCHMARKS.md,
- * large XML).
+ * untouched one is written back as that text. Their children can be indexed
+ * as ranges of the bytes as the parse goes (`indexLazyChildren`,
+ * `ChildIndex`): a firewall edit then holds no object per rule, and writes
+ * the rules it leaves alone back as runs of those bytes (xml-splice.ts;
+ * BENCHMARKS.md, large XML).
  */
 import { isUtf8 } from 'node:buffer';
 
@@ -110,6 +112,8 @@ class SourcedElement implements XmlElement {
   readonly #document: Uint8Array;
   readonly #from: number;
   readonly #to: number;
+  /** Its child elements as ranges of the bytes, when the parse was asked for them (`indexLazyChildren`). */
+  readonly index: ChildIndex | undefined;
   #parsed: readonly XmlNode[] | undefined = undefined;
 
   constructor(
@@ -118,12 +122,14 @@ class SourcedElement implements XmlElement {
     document: Uint8Array,
     from: number,
     to: number,
+    index?: ChildIndex,
   ) {
     this.name = name;
     this.attributes = attributes;
     this.#document = document;
     this.#from = from;
     this.#to = to;
+    this.index = index;
   }
 
   /** The element as it stands in the document (a view of its bytes, not a copy). */
@@ -135,6 +141,140 @@ class SourcedElement implements XmlElement {
     this.#parsed ??= parseXml(this.source).children;
     return this.#parsed;
   }
+}
+
+/**
+ * The child elements of a lazily read element, as ranges of the document's
+ * bytes: three numbers and a name each, not an object each (a firewall
+ * configuration holds thousands of rules, and objects held for the length of
+ * an edit outlive young collections: BENCHMARKS.md, large XML). Text and
+ * comments between them are not indexed.
+ */
+export class ChildIndex {
+  /** Number of child elements. */
+  readonly count: number;
+  readonly #document: Buffer;
+  /** Per child: where its start tag begins, where its start tag's `>` is, where it ends (past its end tag). */
+  readonly #ranges: Int32Array;
+  readonly #nameIds: Int32Array;
+  readonly #names: readonly string[];
+
+  constructor(
+    document: Buffer,
+    count: number,
+    ranges: Int32Array,
+    nameIds: Int32Array,
+    names: readonly string[],
+  ) {
+    this.#document = document;
+    this.count = count;
+    this.#ranges = ranges;
+    this.#nameIds = nameIds;
+    this.#names = names;
+  }
+
+  /** An index of no children. */
+  static readonly empty = new ChildIndex(
+    Buffer.alloc(0),
+    0,
+    new Int32Array(0),
+    new Int32Array(0),
+    [],
+  );
+
+  name(i: number): string {
+    return this.#names[this.#at(i, this.#nameIds, 1)] ?? '';
+  }
+
+  /** The bytes from child `first`'s start tag to the end of child `last`, with what lies between them. */
+  bytes(first: number, last = first): Uint8Array {
+    return this.#document.subarray(
+      this.#at(first, this.#ranges, 3),
+      this.#at(last, this.#ranges, 3, 2),
+    );
+  }
+
+  /** Child `i`'s attributes, read off its start tag. */
+  attributes(i: number): Readonly<Record<string, string>> {
+    const from = this.#at(i, this.#ranges, 3) + 1 + this.name(i).length;
+    const tag = this.#document.toString('utf8', from, this.#at(i, this.#ranges, 3, 1) + 1);
+    return readStartTag(tag, this.name(i), (name) => name).attributes ?? noAttributes;
+  }
+
+  /** Child `i` as an element read lazily: its children parsed from its bytes when asked for. */
+  element(i: number): XmlElement {
+    const from = this.#at(i, this.#ranges, 3);
+    const to = this.#at(i, this.#ranges, 3, 2);
+    return new SourcedElement(this.name(i), this.attributes(i), this.#document, from, to);
+  }
+
+  #at(i: number, values: Int32Array, stride: number, offset = 0): number {
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) {
+      throw new RangeError(`child ${i} of ${this.count}`);
+    }
+    return values[i * stride + offset] ?? 0;
+  }
+}
+
+/** Gathers a ChildIndex as the parse goes, in arrays that double as they fill. */
+class ChildIndexBuilder {
+  #count = 0;
+  #ranges: Int32Array<ArrayBuffer> = new Int32Array(3 * 64);
+  #nameIds: Int32Array<ArrayBuffer> = new Int32Array(64);
+  readonly #names: string[] = [];
+  readonly #nameIdOf = new Map<string, number>();
+
+  /** A child element opens at `from`, its start tag's `>` at `tagEnd`. */
+  open(from: number, tagEnd: number, name: string): void {
+    if (this.#count === this.#nameIds.length) {
+      this.#ranges = grown(this.#ranges);
+      this.#nameIds = grown(this.#nameIds);
+    }
+    let id = this.#nameIdOf.get(name);
+    if (id === undefined) {
+      id = this.#names.push(name) - 1;
+      this.#nameIdOf.set(name, id);
+    }
+    this.#ranges[3 * this.#count] = from;
+    this.#ranges[3 * this.#count + 1] = tagEnd;
+    this.#nameIds[this.#count] = id;
+    this.#count++;
+  }
+
+  /** The child opened last ends at `to`. */
+  close(to: number): void {
+    this.#ranges[3 * (this.#count - 1) + 2] = to;
+  }
+
+  done(document: Buffer): ChildIndex {
+    return new ChildIndex(document, this.#count, this.#ranges, this.#nameIds, this.#names);
+  }
+}
+
+function grown(values: Int32Array): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(values.length * 2);
+  bigger.set(values);
+  return bigger;
+}
+
+/** The index of a lazily read element's children, when its parse made one (`indexLazyChildren`). */
+export function childIndexOf(node: XmlElement): ChildIndex | undefined {
+  return node instanceof SourcedElement ? node.index : undefined;
+}
+
+/**
+ * Written by the build with some of its content as bytes: an element that
+ * keeps runs of a lazily read element's children as they stood (xml-splice.ts).
+ */
+export const contentParts = Symbol('contentParts');
+
+export interface WrittenInParts extends XmlElement {
+  /** Its content in order: elements, and bytes written as they are (UTF-8, well-formed). */
+  readonly [contentParts]: ReadonlyArray<XmlElement | Uint8Array>;
+}
+
+function isWrittenInParts(node: XmlElement): node is WrittenInParts {
+  return contentParts in node;
 }
 
 /** A copy of `parent` with its children replaced. */
@@ -171,6 +311,11 @@ export interface ParseOptions {
    * written back as it stood. Unset: the whole tree is built.
    */
   lazyDepth?: number;
+  /**
+   * With `lazyDepth`: the child elements of each element read lazily are
+   * indexed as ranges of the bytes as the parse goes (`childIndexOf`).
+   */
+  indexLazyChildren?: boolean;
 }
 
 const noAttributes: Readonly<Record<string, string>> = Object.freeze({});
@@ -200,6 +345,9 @@ export function* parseXmlSteps(
   options: ParseOptions = {},
 ): Generator<void, XmlElement, void> {
   const lazyDepth = options.lazyDepth ?? Infinity;
+  const indexing = options.indexLazyChildren === true;
+  /** The index of the children of the element read lazily that is open. */
+  let childIndex: ChildIndexBuilder | undefined;
   const doc = utf8Bytes(document);
   // the typed array's own search: Buffer's allocates on every call
   const bytes = new Uint8Array(doc.buffer, doc.byteOffset, doc.byteLength);
@@ -243,7 +391,9 @@ export function* parseXmlSteps(
   const close = (open: OpenElement, end: number): XmlElement | undefined => {
     if (open.mode === 'checked') return undefined;
     if (open.mode === 'sourced') {
-      return new SourcedElement(open.name, open.attributes, doc, open.from, end);
+      const index = indexing ? (childIndex ?? new ChildIndexBuilder()).done(doc) : undefined;
+      childIndex = undefined;
+      return new SourcedElement(open.name, open.attributes, doc, open.from, end, index);
     }
     if (open.text !== '') pending.push(intern(open.text));
     const children = childrenOf(pending, open.start);
@@ -355,6 +505,7 @@ export function* parseXmlSteps(
         throw notWellFormed(`an end tag that does not close <${current.name}>`);
       }
       stack.pop();
+      if (indexing && stack.length === lazyDepth + 1) childIndex?.close(gt + 1);
       const done = close(current, gt + 1);
       current = stack.at(-1);
       if (current === undefined) root = done;
@@ -409,30 +560,17 @@ export function* parseXmlSteps(
       } else {
         // the rest of the start tag, as text: its attributes are read there
         gt = startTagEnd(doc, nameEnd);
-        const tag = doc.toString('utf8', nameEnd, gt + 1);
-        let at = 0;
-        for (;;) {
-          attributePattern.lastIndex = at;
-          const match = attributePattern.exec(tag);
-          if (match === null) break;
-          const [, rawAttribute = '', doubleQuoted, singleQuoted] = match;
-          const value = doubleQuoted ?? singleQuoted ?? '';
-          const attribute = checkedName(rawAttribute, 'attribute');
-          attributes ??= {};
-          if (Object.hasOwn(attributes, attribute)) {
-            throw notWellFormed(`the attribute "${attribute}" twice`);
-          }
-          if (value.includes('<')) throw new XmlError('"<" in an attribute value');
-          attributes[attribute] = intern(decodeReferences(value), mode === 'checked');
-          at = attributePattern.lastIndex;
-        }
-        while (isSpace(tag.charCodeAt(at))) at++;
-        empty = tag.charCodeAt(at) === 0x2f; /* / */
-        if (empty) at++;
-        // past the attributes, the `>` that ends the tag and nothing else
-        if (tag.charCodeAt(at) !== 0x3e /* > */ || at !== tag.length - 1) {
-          throw notWellFormed(`a broken start tag <${name}>`);
-        }
+        ({ attributes, empty } = readStartTag(
+          doc.toString('utf8', nameEnd, gt + 1),
+          name,
+          (raw) => checkedName(raw, 'attribute'),
+          (value) => intern(value, mode === 'checked'),
+        ));
+      }
+      if (indexing && depth === lazyDepth + 1) {
+        // a child of the element read lazily (open at lazyDepth)
+        (childIndex ??= new ChildIndexBuilder()).open(lt, gt, name);
+        if (empty) childIndex.close(gt + 1);
       }
       i = gt + 1;
       if (current !== undefined && current.text !== '') {
@@ -467,6 +605,44 @@ export function* parseXmlSteps(
   if (current !== undefined) throw notWellFormed(`<${current.name}> is never closed`);
   if (root === undefined) throw new XmlError('a document has exactly one root element');
   return root;
+}
+
+/**
+ * A start tag's attributes (undefined for none) and whether it is an empty
+ * element's, from `tag`: the tag from the end of its name to its `>`.
+ * Throws XmlError for a broken tag.
+ */
+function readStartTag(
+  tag: string,
+  name: string,
+  nameOf: (raw: string) => string,
+  valueOf: (value: string) => string = (value) => value,
+): { attributes: Record<string, string> | undefined; empty: boolean } {
+  let attributes: Record<string, string> | undefined;
+  let at = 0;
+  for (;;) {
+    attributePattern.lastIndex = at;
+    const match = attributePattern.exec(tag);
+    if (match === null) break;
+    const [, rawAttribute = '', doubleQuoted, singleQuoted] = match;
+    const value = doubleQuoted ?? singleQuoted ?? '';
+    const attribute = nameOf(rawAttribute);
+    attributes ??= {};
+    if (Object.hasOwn(attributes, attribute)) {
+      throw notWellFormed(`the attribute "${attribute}" twice`);
+    }
+    if (value.includes('<')) throw new XmlError('"<" in an attribute value');
+    attributes[attribute] = valueOf(decodeReferences(value));
+    at = attributePattern.lastIndex;
+  }
+  while (isSpace(tag.charCodeAt(at))) at++;
+  const empty = tag.charCodeAt(at) === 0x2f; /* / */
+  if (empty) at++;
+  // past the attributes, the `>` that ends the tag and nothing else
+  if (tag.charCodeAt(at) !== 0x3e /* > */ || at !== tag.length - 1) {
+    throw notWellFormed(`a broken start tag <${name}>`);
+  }
+  return { attributes, empty };
 }
 
 /** The document as UTF-8 bytes (a Buffer view of them, not a copy). */
@@ -746,8 +922,12 @@ export function* buildXmlChunks(
     return out;
   };
   if (options.declaration === true) emit('<?xml version="1.0" encoding="UTF-8"?>');
-  // Depth-first without recursion: each entry is an element and the index of its next child.
-  const stack: Array<{ node: XmlElement; next: number }> = [];
+  // Depth-first without recursion: each entry is an element, its content and the index of its next part.
+  const stack: Array<{
+    node: XmlElement;
+    content: ReadonlyArray<XmlNode | Uint8Array>;
+    next: number;
+  }> = [];
   let tokens = 0;
   const open = (node: XmlElement): void => {
     if (node instanceof SourcedElement) {
@@ -761,9 +941,10 @@ export function* buildXmlChunks(
     for (const [attribute, value] of Object.entries(node.attributes)) {
       emit(` ${checkedName(attribute)}="${escaped(value)}"`);
     }
-    if (node.children.some((child) => isElement(child) || child.text !== '')) {
+    const content = isWrittenInParts(node) ? node[contentParts] : node.children;
+    if (content.some((part) => part instanceof Uint8Array || isElement(part) || part.text !== '')) {
       emit('>');
-      stack.push({ node, next: 0 });
+      stack.push({ node, content, next: 0 });
     } else {
       emit('/>');
     }
@@ -771,10 +952,13 @@ export function* buildXmlChunks(
   open(root);
   for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
     if (++tokens % tokensPerStep === 0) yield* flush();
-    const child = top.node.children[top.next++];
+    const child = top.content[top.next++];
     if (child === undefined) {
       emit(tagsOf(top.node.name).close);
       stack.pop();
+    } else if (child instanceof Uint8Array) {
+      if (!isXmlBytes(child)) throw new XmlError('a character XML 1.0 cannot carry');
+      emitBytes(child);
     } else if (isElement(child)) {
       open(child);
     } else {
