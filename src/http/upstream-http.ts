@@ -20,6 +20,7 @@ import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { queryString, type QueryValue } from './path.ts';
 import { defaultResilience } from './resilience-defaults.ts';
+import { collectAfterLargeCall } from './young-collection.ts';
 import { authorizationSecrets, redact } from './redact.ts';
 import {
   backoffMs,
@@ -460,9 +461,14 @@ export class UpstreamHttp {
     const options: Dispatcher.DispatchOptions = { method: request.method, path: target, headers };
     if (request.body !== undefined) options.body = request.body;
     const limit = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
+    const sentBytes =
+      typeof request.body === 'string' || request.body instanceof Uint8Array
+        ? request.body.length
+        : Number(headers['content-length'] ?? 0);
     try {
       const asBytes = request.answerAs === 'bytes';
       const answer = await dispatchForText(this.#pool, options, signal, limit, asBytes);
+      collectAfterLargeCall((answer.bytes?.length ?? answer.body.length) + sentBytes);
       const headers = flattenHeaders(answer.headers);
       return answer.bytes === undefined
         ? { status: answer.status, headers, body: answer.body }
