@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // as `npm start` runs the gateway (src/http/young-collection.ts)
+    execArgv: ['--expose-gc'],
   },
 });

@@ -7,33 +7,26 @@
  * young collection may be many megabytes of allocation away, and the dead
  * buffers count in resident memory meanwhile (a firewall edit moved three
  * times its configuration's size: BENCHMARKS.md, large XML). One young
- * collection costs about a millisecond when little is live, once per call of
- * that size at the most.
+ * collection costs a millisecond or two when little is live, once per call
+ * of that size at the most.
+ *
+ * V8's `gc` is there when the process starts with `--expose-gc`, as
+ * `npm start` and the Dockerfile start it; without it nothing is collected
+ * here. Not set at run time with `v8.setFlagsFromString`: a flag changed
+ * after start-up cost a quarter to a third more CPU per operation in later
+ * request (BENCHMARKS.md, large XML).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 
 /** Bytes moved by one call (sent and received) from which a collection follows it. */
 export const collectAfterBytes = 1024 * 1024;
 
 type Collect = (options: { type: 'minor' }) => void;
 
-/**
- * V8's `gc` function, taken from a context made while `--expose-gc` is set
- * (the main context, and any made afterwards, do not get it); undefined if
- * V8 refuses.
- */
-const collect: Collect | undefined = (() => {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as Collect) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
-})();
+const exposed: unknown = (globalThis as { gc?: unknown }).gc;
+const collect = typeof exposed === 'function' ? (exposed as Collect) : undefined;
+
+/** True when the process was started with `--expose-gc`. */
+export const collectsYoungGeneration = collect !== undefined;
 
 /** Collects the young generation when `bytes` (moved by one call) reach `collectAfterBytes`. */
 export function collectAfterLargeCall(bytes: number): void {

@@ -32,11 +32,11 @@ export interface SpawnedGateway {
 }
 
 /**
- * Runs `node src/main.ts` as the operator would, with only PATH and `env` in
- * its environment, under the Node that runs the tests (the project's Node 24).
+ * Runs `node --expose-gc src/main.ts` as `npm start` does, with only PATH and
+ * `env` in its environment, under the Node that runs the tests (the project's Node 24).
  */
 export function spawnGateway(env: Record<string, string>): SpawnedGateway {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, ['--expose-gc', 'src/main.ts'], {
     cwd: projectRoot,
     env: { PATH: process.env['PATH'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,10 @@
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { collectAfterBytes, collectAfterLargeCall } from '../../src/http/young-collection.ts';
+import {
+  collectAfterBytes,
+  collectAfterLargeCall,
+  collectsYoungGeneration,
+} from '../../src/http/young-collection.ts';
 
 /** Young-generation collections that started between `from` and `to` (performance.now()). */
 async function minorCollections(run: () => void): Promise<number> {
@@ -22,7 +26,8 @@ async function minorCollections(run: () => void): Promise<number> {
 }
 
 describe('collectAfterLargeCall', () => {
-  it('collects the young generation once per call that moved a megabyte or more, at V8 defaults', async () => {
+  it('collects the young generation once per call that moved a megabyte or more, started as npm start starts it', async () => {
+    expect(collectsYoungGeneration).toBe(true);
     const collections = await minorCollections(() => {
       for (let call = 0; call < 5; call++) collectAfterLargeCall(collectAfterBytes);
     });
