@@ -1,5 +1,6 @@
 /** Helpers for the NSX tests: what the simulator received, read with the simulator's own XML reader. */
 import type { NsxSimulator } from '../../src/simulators/nsx/index.ts';
+import type { RuleDraft } from '../../src/upstreams/nsx/drafts.ts';
 import { readXml, writeXml, type SimElement } from '../../src/simulators/nsx/sim-xml.ts';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
 
@@ -63,4 +64,20 @@ export function storedRules(sim: NsxSimulator, contextId: string): Map<string, s
     rules.set(id, writeXml(node));
   }
   return rules;
+}
+
+/** A new layer-3 rule as an input makes it: `deny`, with `notes`, every other field default. */
+export function newRuleDraft(notes: string, precedence: string | null = 'default'): RuleDraft {
+  return {
+    id: undefined,
+    layer: 'LAYER3',
+    action: 'deny',
+    disabled: false,
+    logged: false,
+    precedence,
+    notes,
+    source: undefined,
+    destination: undefined,
+    service: undefined,
+  };
 }

@@ -25,6 +25,7 @@ import {
   type ChildIndex,
   type XmlElement,
 } from '../../src/upstreams/nsx/xml.ts';
+import { newRuleDraft } from '../helpers/nsx.ts';
 import { outline } from '../helpers/xml.ts';
 
 const firewall = readFileSync(
@@ -158,19 +159,7 @@ describe('a firewall edit of a large configuration', () => {
 
   it('sends a body of a few parts, every untouched rule as the bytes the manager sent', async () => {
     const config = readFirewallConfig(parseXml(document, firewallParseOptions), 'c', '1');
-    const draft = {
-      id: undefined,
-      layer: 'LAYER3' as const,
-      action: 'deny',
-      disabled: false,
-      logged: false,
-      precedence: null,
-      notes: 'new',
-      source: undefined,
-      destination: undefined,
-      service: undefined,
-    };
-    const edited = insertRule(config.document, ruleXml(draft), 1000);
+    const edited = insertRule(config.document, ruleXml(newRuleDraft('new', null)), 1000);
     const { parts, length } = await buildXmlPartsInSlices(edited, { declaration: true });
     expect(parts.length).toBeLessThanOrEqual(5);
     const body = Buffer.concat(parts).toString();

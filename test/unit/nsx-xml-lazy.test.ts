@@ -19,6 +19,7 @@ import {
   XmlError,
   type XmlElement,
 } from '../../src/upstreams/nsx/xml.ts';
+import { newRuleDraft } from '../helpers/nsx.ts';
 import { outline, turnsDuring } from '../helpers/xml.ts';
 
 const firewall = readFileSync(
@@ -107,19 +108,7 @@ describe('a firewall configuration read lazily', () => {
 
   it('takes a new rule with every other rule posted back exactly as the manager sent it', () => {
     const config = readFirewallConfig(parseXml(odd, firewallParseOptions), 'c', '1');
-    const draft = {
-      id: undefined,
-      layer: 'LAYER3' as const,
-      action: 'deny',
-      disabled: false,
-      logged: false,
-      precedence: 'default',
-      notes: 'new',
-      source: undefined,
-      destination: undefined,
-      service: undefined,
-    };
-    const written = buildXml(insertRule(config.document, ruleXml(draft), 0));
+    const written = buildXml(insertRule(config.document, ruleXml(newRuleDraft('new')), 0));
     expect(written).toContain(
       `<layer3FirewallRule disabled="false" precedence="default"><action>deny</action><logged>false</logged><notes>new</notes></layer3FirewallRule>${oddRule}`,
     );
