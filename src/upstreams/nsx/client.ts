@@ -19,6 +19,7 @@ import { readNsxError } from './error-xml.ts';
 import { badResponse } from './fields.ts';
 import {
   checkFirewallDocument,
+  firewallCheckOptions,
   firewallParseOptions,
   generationFromEtag,
   readFirewallConfig,
@@ -50,7 +51,6 @@ import {
   buildXmlPartsInSlices,
   parseXmlInSlices,
   partsCopied,
-  type XmlParts,
 } from './xml-slices.ts';
 
 interface NsxRequest {
@@ -64,11 +64,10 @@ interface NsxRequest {
   /** Media type of the body; `application/xml` unless said otherwise. */
   contentType?: string;
   /**
-   * Instead of `body`: a body made beforehand (xml-slices.ts,
-   * `buildXmlPartsInSlices`), sent as copies made as it goes (`partsCopied`),
+   * The body sent as copies made as it goes (xml-slices.ts, `partsCopied`),
    * never one buffer: for a request that is not retried (a POST).
    */
-  madeBody?: XmlParts;
+  streamBody?: boolean;
   /** Made afresh, its answer not shared with the GraphQL request's other reads. */
   exclusive?: boolean;
   headers?: Readonly<Record<string, string>>;
@@ -460,10 +459,7 @@ export class NsxClient {
     const response = await this.#readFirewall(call, contextId, true);
     try {
       const generationNumber = generationFromEtag(response.headers['etag']);
-      // the rules' element is read lazily, not indexed: the rules are only checked
-      checkFirewallDocument(
-        await this.#parse(response, { lazyDepth: firewallParseOptions.lazyDepth ?? 1 }),
-      );
+      checkFirewallDocument(await this.#parse(response, firewallCheckOptions));
       return { contextId, generationNumber };
     } finally {
       if (response.bytes !== undefined) releaseBuffer(response.bytes);
@@ -491,23 +487,20 @@ export class NsxClient {
    * generation number in double quotes in If-Match, and `text/xml`
    * (docs/upstreams.md, NSX).
    */
-  postFirewall(
+  async postFirewall(
     call: CallContext,
     contextId: string,
     generationNumber: string,
     document: XmlElement,
   ): Promise<void> {
-    // The body is made first, and the document let go: its tree (an object
-    // per rule of a large configuration) is not held while the write is on the wire.
-    return buildXmlPartsInSlices(document, { declaration: true }).then(async (madeBody) => {
-      await this.#send(call, {
-        method: 'POST',
-        path: path`/api/2.0/app/firewall/${contextId}/config`,
-        route: '/api/2.0/app/firewall/{contextId}/config',
-        madeBody,
-        contentType: 'text/xml',
-        headers: { 'if-match': `"${generationNumber}"` },
-      });
+    await this.#send(call, {
+      method: 'POST',
+      path: path`/api/2.0/app/firewall/${contextId}/config`,
+      route: '/api/2.0/app/firewall/{contextId}/config',
+      body: document,
+      contentType: 'text/xml',
+      headers: { 'if-match': `"${generationNumber}"` },
+      streamBody: true,
     });
   }
 
@@ -530,13 +523,14 @@ export class NsxClient {
   async #send(call: CallContext, request: NsxRequest): Promise<UpstreamResponse> {
     const headers: Record<string, string> = { accept: xmlMediaType, ...request.headers };
     let body: Buffer | Readable | undefined;
-    if (request.madeBody !== undefined) {
-      body = Readable.from(partsCopied(request.madeBody.parts));
-      headers['content-length'] = String(request.madeBody.length);
-    } else if (request.body !== undefined) {
-      body = await buildXmlBytesInSlices(request.body, { declaration: true });
-    }
-    if (body !== undefined) {
+    if (request.body !== undefined) {
+      if (request.streamBody === true) {
+        const { parts, length } = await buildXmlPartsInSlices(request.body, { declaration: true });
+        body = Readable.from(partsCopied(parts));
+        headers['content-length'] = String(length);
+      } else {
+        body = await buildXmlBytesInSlices(request.body, { declaration: true });
+      }
       headers['content-type'] = `${request.contentType ?? xmlMediaType}; charset=utf-8`;
     } else if (request.contentType !== undefined) {
       headers['content-type'] = request.contentType;

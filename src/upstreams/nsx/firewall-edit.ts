@@ -165,10 +165,7 @@ async function editFirewall(
 /**
  * One read-modify-write: reads the configuration for the edit, posts
  * `edit`'s document against `generationNumber` (else the one read), and
- * frees the read's bytes once the write is through. The read's tree (an
- * object per rule) is let go as soon as the body is made, not held while
- * the write is on the wire: held that long it outlives a young collection
- * and stays until a full one (BENCHMARKS.md, large XML).
+ * frees the read's bytes once the write is through.
  */
 async function writeEdited(
   store: FirewallStore,
@@ -178,24 +175,18 @@ async function writeEdited(
   generationNumber?: string,
 ): Promise<void> {
   const current = await store.getFirewall(call, contextId, true);
-  const release = current.release ?? noRelease;
-  let written: Promise<void>;
   try {
-    written = store.postFirewall(
+    const document = edit(current);
+    await store.postFirewall(
       call,
       contextId,
       generationNumber ?? current.generationNumber,
-      edit(current),
+      document,
     );
-  } catch (error) {
-    release();
-    throw error;
+  } finally {
+    current.release?.();
   }
-  // returned, not awaited: this frame, and `current` with it, ends here
-  return written.finally(release);
 }
-
-const noRelease = (): void => undefined;
 
 /**
  * What a write answers: `rules`, the configuration read back; `generation`

@@ -80,6 +80,9 @@ export function generationFromEtag(etag: string | undefined): string {
  */
 export const firewallParseOptions: ParseOptions = { lazyDepth: 1, indexLazyChildren: true };
 
+/** How a configuration read only for its check is parsed: the rules checked, not indexed. */
+export const firewallCheckOptions: ParseOptions = { lazyDepth: 1 };
+
 /** The configuration with its rules indexed; each rule is read only when asked for. */
 export function readFirewallConfig(
   document: XmlElement,
@@ -280,19 +283,22 @@ function withRules(document: XmlElement, edit: (current: Pieces) => Pieces): Xml
   );
 }
 
-/** The layer of each of `<firewallConfiguration>`'s children, in order (undefined: not a rule). */
+/** The layer of one of `<firewallConfiguration>`'s children (undefined: not a rule). */
+function layerOfItem({ index }: Pieces, item: number | XmlElement): FirewallLayerName | undefined {
+  return typeof item === 'number' ? layerNamed(index.name(item)) : layerOf(item);
+}
+
+/** The layer of each of `<firewallConfiguration>`'s children, in order. */
 function layersOf(current: Pieces): Array<FirewallLayerName | undefined> {
-  return mapItems(current, (item) =>
-    typeof item === 'number' ? layerNamed(current.index.name(item)) : layerOf(item),
-  );
+  return mapItems(current, (item) => layerOfItem(current, item));
 }
 
 /** The position of the rule among `<firewallConfiguration>`'s children, or -1. */
 function positionOfRule(current: Pieces, ruleId: string): number {
-  const layers = layersOf(current);
-  return mapItems(current, (item) =>
-    typeof item === 'number' ? idOf(current.index.attributes(item)) : idOf(item.attributes),
-  ).findIndex((id, k) => layers[k] !== undefined && id === ruleId);
+  return mapItems(current, (item) => {
+    if (layerOfItem(current, item) === undefined) return null;
+    return idOf(typeof item === 'number' ? current.index.attributes(item) : item.attributes);
+  }).indexOf(ruleId);
 }
 
 /** Number of rules of a layer. */

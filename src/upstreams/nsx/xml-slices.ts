@@ -49,24 +49,16 @@ export async function buildXmlBytesInSlices(
   return bytes;
 }
 
-/** A document's bytes in order, not joined (`buildXmlPartsInSlices`). */
-export interface XmlParts {
-  parts: Uint8Array[];
-  /** The parts made here (not views of a document read as bytes). */
-  made: Buffer[];
-  /** The parts' total length. */
-  length: number;
-}
-
 /**
  * `buildXmlBytesInSlices` as the document's bytes in order, not joined: an
  * untouched element of a document read as bytes, or a run of them
- * (xml-splice.ts), is a view of those bytes.
+ * (xml-splice.ts), is a view of those bytes (`made`: the parts written
+ * here). `length`: their total.
  */
 export async function buildXmlPartsInSlices(
   root: XmlElement,
   options: { declaration?: boolean } = {},
-): Promise<XmlParts> {
+): Promise<{ parts: Uint8Array[]; made: Buffer[]; length: number }> {
   const parts: Uint8Array[] = [];
   const made: Buffer[] = [];
   let length = 0;
