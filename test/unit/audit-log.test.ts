@@ -1,0 +1,172 @@
+import { EventEmitter } from 'node:events';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog, AuditUnavailableError, type AuditEvent } from '../../src/audit/audit-log.ts';
+
+const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
+  time: '2025-01-01T00:00:00.000Z',
+  requestId: 'req-1',
+  actor: { name: 'alice', via: 'session' },
+  clientAddress: '10.0.0.1',
+  operationName: 'StartWorkflow',
+  field: 'startWorkflow',
+  arguments: { id: 'wf-1' },
+  decision: 'allowed',
+  outcome: 'ok',
+  upstream: [{ service: 'vro', method: 'POST', route: '/workflows/{id}/executions', status: 202 }],
+  ...overrides,
+});
+
+const lines = async (path: string): Promise<unknown[]> => {
+  const text = await readFile(path, 'utf8');
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
+};
+
+/** A stdout stand-in whose write callback fails for the calls listed in `failOn`. */
+class FakeStdout extends EventEmitter {
+  readonly chunks: string[] = [];
+  readonly failOn: number[];
+  calls = 0;
+  constructor(failOn: number[] = []) {
+    super();
+    this.failOn = failOn;
+  }
+  write(chunk: string, callback: (error?: Error | null) => void): boolean {
+    const call = this.calls++;
+    if (this.failOn.includes(call)) {
+      setImmediate(() => callback(new Error('EPIPE')));
+    } else {
+      this.chunks.push(chunk);
+      setImmediate(() => callback(null));
+    }
+    return true;
+  }
+}
+
+describe('AuditLog to a file', () => {
+  let dir: string;
+  const logs: AuditLog[] = [];
+  const audit = (file: string): AuditLog => {
+    const log = new AuditLog({ file });
+    logs.push(log);
+    return log;
+  };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'audit-log-'));
+  });
+  afterEach(async () => {
+    await Promise.all(logs.splice(0).map((log) => log.close()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('appends one JSON object per line, in order, under 50 concurrent writes', async () => {
+    const path = join(dir, 'audit.log');
+    const log = audit(path);
+    const events = Array.from({ length: 50 }, (_, i) =>
+      event({
+        requestId: `req-${i}`,
+        arguments: { note: `line\nbreak ${i}`, big: 'x'.repeat(i * 500) },
+      }),
+    );
+    await Promise.all(events.map((e) => log.write(e)));
+    expect(await lines(path)).toEqual(events);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('appends to an existing file rather than truncating it', async () => {
+    const path = join(dir, 'audit.log');
+    await writeFile(path, '{"earlier":true}\n');
+    const log = audit(path);
+    await log.write(event());
+    expect(await lines(path)).toEqual([{ earlier: true }, event()]);
+  });
+
+  it('leaves out a generation that is null or undefined and keeps a given one', async () => {
+    const path = join(dir, 'audit.log');
+    const log = audit(path);
+    const generation = { before: 'g1', after: 'g2' };
+    await log.write({ ...event(), generation: null } as unknown as AuditEvent);
+    await log.write({ ...event(), generation: undefined } as unknown as AuditEvent);
+    await log.write(event({ generation }));
+    const [first, second, third] = await lines(path);
+    expect(first).not.toHaveProperty('generation');
+    expect(second).not.toHaveProperty('generation');
+    expect(third).toHaveProperty('generation', generation);
+  });
+
+  it('is unavailable while its directory is missing and recovers once the directory exists', async () => {
+    const path = join(dir, 'missing', 'audit.log');
+    const log = audit(path);
+    expect(await log.ready()).toBe(false);
+    await expect(log.write(event())).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(log.available).toBe(false);
+
+    await mkdir(join(dir, 'missing'));
+    expect(await log.ready()).toBe(true);
+    await log.write(event());
+    expect(log.available).toBe(true);
+    expect(await lines(path)).toEqual([event()]);
+  });
+
+  it('marks itself unavailable when a write to the open file fails', async () => {
+    // /dev/full opens fine and fails every write with ENOSPC.
+    const log = audit('/dev/full');
+    expect(await log.ready()).toBe(true);
+    await expect(log.write(event())).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(log.available).toBe(false);
+  });
+
+  it('rejects an event it cannot serialize without throwing or going unavailable', async () => {
+    const log = audit(join(dir, 'audit.log'));
+    let result: Promise<void> | undefined;
+    expect(() => {
+      result = log.write(event({ arguments: { size: 1n } }));
+    }).not.toThrow();
+    await expect(result).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(log.available).toBe(true);
+  });
+});
+
+describe('AuditLog to stdout', () => {
+  it('writes one line per event to the stream', async () => {
+    const stdout = new FakeStdout();
+    const log = new AuditLog('stdout', { stdout: stdout as unknown as NodeJS.WritableStream });
+    expect(await log.ready()).toBe(true);
+    await Promise.all([log.write(event({ requestId: 'a' })), log.write(event({ requestId: 'b' }))]);
+    expect(stdout.chunks.map((chunk) => JSON.parse(chunk) as unknown)).toEqual([
+      event({ requestId: 'a' }),
+      event({ requestId: 'b' }),
+    ]);
+    expect(stdout.chunks.every((chunk) => chunk.endsWith('\n'))).toBe(true);
+    await log.close();
+  });
+
+  it('goes unavailable when a write callback errors and available again after the next write succeeds', async () => {
+    const stdout = new FakeStdout([0]);
+    const log = new AuditLog('stdout', { stdout: stdout as unknown as NodeJS.WritableStream });
+    await expect(log.write(event())).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(log.available).toBe(false);
+    expect(await log.ready()).toBe(false);
+
+    await log.write(event({ outcome: 'AUDIT_UNAVAILABLE' }));
+    expect(log.available).toBe(true);
+    expect(await log.ready()).toBe(true);
+    await log.close();
+  });
+
+  it("goes unavailable on the stream's 'error' event", async () => {
+    const stdout = new FakeStdout();
+    const log = new AuditLog('stdout', { stdout: stdout as unknown as NodeJS.WritableStream });
+    stdout.emit('error', new Error('EPIPE'));
+    expect(log.available).toBe(false);
+    await log.close();
+    expect(stdout.listenerCount('error')).toBe(0);
+  });
+});
