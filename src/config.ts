@@ -5,6 +5,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { allScopes, isScope, type Scope } from './auth/scopes.ts';
 import { defaultResilience } from './http/resilience-defaults.ts';
 import {
   loadPersistedOperations,
@@ -72,8 +73,6 @@ export interface Config {
   vro: VroConfig;
   vra: VraConfig;
   nsx: NsxConfig;
-  /** Bearer tokens a client must present; empty: no client authentication. */
-  gatewayTokens: readonly string[];
   /** Serve without client authentication on a non-loopback address although service credentials are set. */
   allowUnauthenticated: boolean;
   /** CORS_ORIGINS: other origins (front-ends) whose pages may use the gateway, credentials included. */
@@ -107,6 +106,31 @@ export interface Config {
   portal: boolean;
   /** REDIS_URL: where replicas share caches and pollers; undefined: this process keeps its own. */
   redis: RedisConfig | undefined;
+  auth: AuthConfig;
+}
+
+/** A gateway token and what its holder may do. */
+export interface NamedToken {
+  /** Shown in audit events and `viewer`; a GATEWAY_TOKENS entry is named by its position. */
+  name: string;
+  token: string;
+  scopes: readonly Scope[];
+}
+
+/** Who may call, and what is written down about it (added 2026-11-27). */
+export interface AuthConfig {
+  /** GATEWAY_TOKENS (every scope) and GATEWAY_TOKENS_FILE (the scopes listed). */
+  tokens: readonly NamedToken[];
+  /** JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE; undefined: no JWT is accepted. */
+  jwt: { jwksUrl: URL; issuer: string; audience: string } | undefined;
+  /** SESSION_SCOPES: what a person signed in with `signIn` may do. */
+  sessionScopes: readonly Scope[];
+  /** SESSION_SECRET: the key of sessions kept in Redis. */
+  sessionSecret: string | undefined;
+  /** Whether the session cookie carries `Secure`. */
+  sessionCookieSecure: boolean;
+  /** AUDIT_LOG: `stdout` or a file appended to. */
+  audit: 'stdout' | { file: string };
 }
 
 /** The Redis that the gateway's replicas share (REDIS_URL, REDIS_KEY_PREFIX). */
@@ -165,7 +189,6 @@ export function loadConfig(env: Env): Config {
         'a version such as 3.0 or 4.0',
       ),
     },
-    gatewayTokens: read.list('GATEWAY_TOKENS'),
     allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),
     corsOrigins: read.list('CORS_ORIGINS').map(origin),
     logLevel:
@@ -206,9 +229,108 @@ export function loadConfig(env: Env): Config {
         ? ['VRO_URL', 'VRA_URL', 'NSX_URL'].every((name) => read.text(name) === undefined)
         : read.flag('PORTAL'),
     redis: readRedis(read),
+    auth: readAuth(read),
   };
   refuseOpenExposure(config);
   return config;
+}
+
+function readAuth(read: ReturnType<typeof reader>): AuthConfig {
+  const host = read.text('HOST') ?? '127.0.0.1';
+  const sessionSecret = read.text('SESSION_SECRET');
+  if (sessionSecret !== undefined && sessionSecret.length < 32) {
+    throw new ConfigError(
+      'SESSION_SECRET',
+      'must be at least 32 characters (e.g. `openssl rand -base64 48`)',
+    );
+  }
+  if (read.text('REDIS_URL') !== undefined && sessionSecret === undefined) {
+    throw new ConfigError(
+      'SESSION_SECRET',
+      'is required when REDIS_URL is set: it encrypts the sessions kept in Redis (at least 32 characters)',
+    );
+  }
+  const auditLog = read.text('AUDIT_LOG') ?? 'stdout';
+  return {
+    tokens: [
+      ...read.list('GATEWAY_TOKENS').map((token, index) => ({
+        name: `GATEWAY_TOKENS[${index + 1}]`,
+        token,
+        scopes: allScopes,
+      })),
+      ...readTokenFile(read.readableFile('GATEWAY_TOKENS_FILE')),
+    ],
+    jwt: readJwt(read),
+    sessionScopes: scopeList(
+      'SESSION_SCOPES',
+      read.text('SESSION_SCOPES') ?? 'read workflow:run catalog:request',
+    ),
+    sessionSecret,
+    sessionCookieSecure:
+      read.text('SESSION_COOKIE_SECURE') === undefined
+        ? !loopback.test(host)
+        : read.flag('SESSION_COOKIE_SECURE'),
+    audit: auditLog.toLowerCase() === 'stdout' ? 'stdout' : { file: auditLog },
+  };
+}
+
+function scopeList(variable: string, text: string): Scope[] {
+  const names = text.split(/[\s,]+/).filter((name) => name !== '');
+  const unknown = names.filter((name) => !isScope(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      variable,
+      `names unknown scopes (${unknown.join(', ')}); the scopes are ${allScopes.join(', ')}`,
+    );
+  }
+  return [...new Set(names as Scope[])].sort();
+}
+
+/** GATEWAY_TOKENS_FILE: `[{ "name", "token", "scopes": [...] }]`, checked whole at start-up. */
+function readTokenFile(file: string | undefined): NamedToken[] {
+  if (file === undefined) return [];
+  const bad = (problem: string) => new ConfigError('GATEWAY_TOKENS_FILE', `${problem} ("${file}")`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw bad('must hold JSON: [{ "name": "...", "token": "...", "scopes": ["read"] }]');
+  }
+  if (!Array.isArray(parsed)) throw bad('must hold a JSON array of { name, token, scopes }');
+  const tokens = parsed.map((entry: unknown, index): NamedToken => {
+    const at = `entry ${index + 1}`;
+    if (typeof entry !== 'object' || entry === null) throw bad(`${at} is not an object`);
+    const { name, token, scopes } = entry as Record<string, unknown>;
+    if (typeof name !== 'string' || name.trim() === '') throw bad(`${at} has no "name"`);
+    if (typeof token !== 'string' || !/^[\x21-\x7e]{16,4096}$/.test(token)) {
+      throw bad(`${at} ("${name}") needs a "token" of 16 or more printable characters`);
+    }
+    if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) {
+      throw bad(`${at} ("${name}") needs "scopes", an array of scope names`);
+    }
+    return { name: name.trim(), token, scopes: scopeList('GATEWAY_TOKENS_FILE', scopes.join(' ')) };
+  });
+  const names = new Set(tokens.map((t) => t.name));
+  const values = new Set(tokens.map((t) => t.token));
+  if (names.size !== tokens.length) throw bad('names a token twice');
+  if (values.size !== tokens.length) throw bad('lists the same token twice');
+  return tokens;
+}
+
+function readJwt(read: ReturnType<typeof reader>): AuthConfig['jwt'] {
+  const jwksUrl = read.url('JWT_JWKS_URL');
+  const issuer = read.text('JWT_ISSUER');
+  const audience = read.text('JWT_AUDIENCE');
+  if (jwksUrl === undefined) {
+    if (issuer !== undefined || audience !== undefined) {
+      throw new ConfigError('JWT_JWKS_URL', 'is required with JWT_ISSUER and JWT_AUDIENCE');
+    }
+    return undefined;
+  }
+  if (issuer === undefined) throw new ConfigError('JWT_ISSUER', 'is required with JWT_JWKS_URL');
+  if (audience === undefined)
+    throw new ConfigError('JWT_AUDIENCE', 'is required with JWT_JWKS_URL');
+  return { jwksUrl, issuer, audience };
 }
 
 function readConcurrency(
@@ -342,14 +464,19 @@ function refuseOpenExposure(config: Config): void {
   if (
     serviceCredentials &&
     !loopback.test(config.host) &&
-    config.gatewayTokens.length === 0 &&
+    !authenticates(config.auth) &&
     !config.allowUnauthenticated
   ) {
     throw new ConfigError(
       'HOST',
-      `is not a loopback address ("${config.host}") while service credentials are configured and GATEWAY_TOKENS is unset: set GATEWAY_TOKENS, or GATEWAY_ALLOW_UNAUTHENTICATED=true to serve anyway`,
+      `is not a loopback address ("${config.host}") while service credentials are configured and no client authentication is (GATEWAY_TOKENS, GATEWAY_TOKENS_FILE or JWT_JWKS_URL): set one, or GATEWAY_ALLOW_UNAUTHENTICATED=true to serve anyway`,
     );
   }
+}
+
+/** True when callers must show a credential: a gateway token, a token file or a JWKS is configured. */
+export function authenticates(auth: Pick<AuthConfig, 'tokens' | 'jwt'>): boolean {
+  return auth.tokens.length > 0 || auth.jwt !== undefined;
 }
 
 function reader(env: Env) {

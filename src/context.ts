@@ -1,8 +1,17 @@
 import type { ServerResponse } from 'node:http';
-import { readUserCredentials } from './credentials.ts';
+import type { AuditLog } from './audit/audit-log.ts';
+import type { Authenticator } from './auth/authenticate.ts';
+import { anonymous, type Caller } from './auth/caller.ts';
+import { requestAuth, type RequestAuth } from './auth/request-auth.ts';
+import type { SessionCookies } from './auth/session-cookie.ts';
+import type { SessionStore } from './auth/session-store.ts';
+import type { Scope } from './auth/scopes.ts';
+import type { SignInLimiter } from './auth/sign-in-limiter.ts';
+import { readUserCredentials, type UpstreamCredentials } from './credentials.ts';
+import { bearerAuthorization } from './http/auth.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { OperationCalls } from './http/operation-calls.ts';
-import type { CallContext } from './http/upstream-http.ts';
+import type { CallContext, UpstreamTrail } from './http/upstream-http.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
 import { requestInfo } from './request-info.ts';
 import type { Clients } from './upstreams/index.ts';
@@ -13,6 +22,23 @@ export interface GatewayContext {
   clients: Clients;
   loaders: Loaders;
   config: GatewayConfig;
+  /** Who is calling, their address, and the cookies the answer sets. */
+  auth: RequestAuth;
+  /** Sessions, sign-in limits and the audit log: one of each per process. */
+  identity: IdentityServices;
+  /** The upstream calls of the mutation field being run (the audit trail). */
+  trail: UpstreamTrail;
+}
+
+/** The process's means of telling and recording who calls. */
+export interface IdentityServices {
+  authenticator: Authenticator;
+  sessions: SessionStore;
+  cookies: SessionCookies;
+  signInLimiter: SignInLimiter;
+  audit: AuditLog;
+  /** SESSION_SCOPES: what a signed-in person may do. */
+  sessionScopes: ReadonlySet<Scope>;
 }
 
 /** The operations of one batched request share their reads and their share of the slots. */
@@ -37,18 +63,56 @@ export function createContext(
   request: Request,
   clients: Clients,
   config: GatewayConfig,
+  identity: IdentityServices,
   signal: AbortSignal = request.signal,
 ): GatewayContext {
   const info = requestInfo(request);
-  const credentials = readUserCredentials(request.headers, config.vro.authMode);
+  const auth = requestAuth(request) ?? {
+    caller: anonymous(new Set()),
+    clientAddress: null,
+    setCookies: [],
+  };
+  const credentials = withSession(
+    readUserCredentials(request.headers, config.vro.authMode),
+    auth.caller,
+    config,
+  );
+  const trail: UpstreamTrail = { current: undefined };
+  const { session } = auth.caller;
   const call: CallContext = {
     signal,
     requestId: info.requestId,
     credentials,
     stats: info,
     operation: operationCalls(request),
+    trail,
+    ...(session === undefined
+      ? {}
+      : {
+          // vRA refused the user's own token (expired, revoked): the session ends with it.
+          onCredentialRefused: (service) => {
+            if (credentials[service] !== bearerAuthorization(session.state.vraToken)) return;
+            auth.setCookies.push(identity.cookies.clear());
+            identity.sessions.end(session.cookie).catch(() => {});
+          },
+        }),
   };
-  return { call, clients, config, loaders: createLoaders(clients, call) };
+  return { call, clients, config, auth, identity, trail, loaders: createLoaders(clients, call) };
+}
+
+/** A signed-in person acts with their own vRA token (and on vRO too when vRO trusts vRA's tokens). */
+function withSession(
+  credentials: UpstreamCredentials,
+  caller: Caller,
+  config: GatewayConfig,
+): UpstreamCredentials {
+  if (caller.session === undefined) return credentials;
+  const bearer = bearerAuthorization(caller.session.state.vraToken);
+  return {
+    ...credentials,
+    vra: bearer,
+    ...(config.vro.authMode === 'vra-token' ? { vro: bearer } : {}),
+  };
 }
 
 /**

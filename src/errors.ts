@@ -11,7 +11,10 @@ export type ErrorCode =
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE'
   | 'UPSTREAM_BAD_RESPONSE'
-  | 'UPSTREAM_ERROR';
+  | 'UPSTREAM_ERROR'
+  | 'RATE_LIMITED'
+  | 'AUDIT_UNAVAILABLE'
+  | 'NOT_SUPPORTED';
 
 export type UpstreamService = 'vro' | 'vra' | 'nsx';
 
@@ -50,6 +53,37 @@ export class UnauthenticatedError extends GatewayError {
   readonly code = 'UNAUTHENTICATED';
   constructor(message = 'A valid bearer token is required.') {
     super(message, { extensions: { code: 'UNAUTHENTICATED' } });
+  }
+}
+
+/** The caller lacks a scope the field requires; no upstream call is made. */
+export class ForbiddenError extends GatewayError {
+  readonly code = 'FORBIDDEN';
+  constructor(message: string) {
+    super(message, { extensions: { code: 'FORBIDDEN' } });
+  }
+}
+
+/** Too many failed sign-ins: refused without asking vRA, with HTTP 429. */
+export class RateLimitedError extends GatewayError {
+  readonly code = 'RATE_LIMITED';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, {
+      extensions: {
+        code: 'RATE_LIMITED',
+        http: { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+      },
+    });
+  }
+}
+
+/** The audit log cannot be written: the mutation is not run. */
+export class AuditLogUnavailableError extends GatewayError {
+  readonly code = 'AUDIT_UNAVAILABLE';
+  constructor() {
+    super('The audit log cannot be written: changes are refused until it can be again.', {
+      extensions: { code: 'AUDIT_UNAVAILABLE' },
+    });
   }
 }
 

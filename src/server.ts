@@ -1,7 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { clientSignal, createContext, type GatewayContext } from './context.ts';
+import { AuditLog } from './audit/audit-log.ts';
+import { Authenticator } from './auth/authenticate.ts';
+import { guardRootFields } from './auth/root-guard.ts';
+import { SessionCookies } from './auth/session-cookie.ts';
+import { SessionStore } from './auth/session-store.ts';
+import { SignInLimiter } from './auth/sign-in-limiter.ts';
+import {
+  clientSignal,
+  createContext,
+  type GatewayContext,
+  type IdentityServices,
+} from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
 import { registerSecrets } from './http/redact.ts';
@@ -50,6 +61,8 @@ export interface Gateway {
   /** The Node request listener: yoga behind a hard cap on request body bytes. */
   requestListener: RequestListener;
   clients: Clients;
+  /** Sessions, sign-in limits, the audit log. */
+  identity: IdentityServices;
   readiness: Readiness;
   metrics: Metrics;
   logger: Logger;
@@ -63,6 +76,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** The store shared with other replicas; default: Redis at REDIS_URL when set, else none. */
   remote?: RemoteStore;
+  /** Where audit events go; default: AUDIT_LOG. */
+  audit?: AuditLog;
 }
 
 /** Builds the gateway (no listening: `main.ts` does that, tests use `yoga.fetch`). */
@@ -72,7 +87,8 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     config.vro.password,
     config.vra.password,
     config.nsx.password,
-    ...config.gatewayTokens,
+    ...config.auth.tokens.map((t) => t.token),
+    config.auth.sessionSecret,
     ...(config.redis === undefined
       ? []
       : [config.redis.url.password, decodeURIComponent(config.redis.url.password)]),
@@ -103,8 +119,20 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   if (redisUp !== undefined) metrics.trackRedis(redisUp);
   const readiness = createReadiness(seams, config.readyProbeIntervalMs, redisUp);
   const corsOrigins = new Set(config.corsOrigins);
+  const sessions = new SessionStore({ remote, secret: config.auth.sessionSecret });
+  const identity: IdentityServices = {
+    authenticator: new Authenticator(config.auth, sessions),
+    sessions,
+    cookies: new SessionCookies(config.auth.sessionCookieSecure),
+    signInLimiter: new SignInLimiter(),
+    audit: options.audit ?? new AuditLog(config.auth.audit),
+    sessionScopes: new Set(config.auth.sessionScopes),
+  };
   const yoga = createYoga<object, GatewayContext>({
-    schema: createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
+    schema: guardRootFields(
+      createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
+      logger,
+    ),
     graphqlEndpoint: endpoint,
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -120,7 +148,8 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     batching:
       config.limits.maxBatchOperations > 1 ? { limit: config.limits.maxBatchOperations } : false,
     logging: yogaLogging(logger),
-    context: (initial) => createContext(initial.request, clients, config, clientSignal(initial)),
+    context: (initial) =>
+      createContext(initial.request, clients, config, identity, clientSignal(initial)),
     plugins: [
       cors(corsOrigins),
       graphiqlAssets(),
@@ -130,13 +159,13 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       requestLog(logger, metrics),
       canonicalEndpoint(endpoint),
       csrf(corsOrigins, endpoint),
-      clientAuth(config.gatewayTokens, endpoint),
+      clientAuth(identity.authenticator, identity.cookies, endpoint),
       requestLimits(config.limits, endpoint),
       sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
       multipartSubscriptions(),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),
-      subscriptionLimit(config.server.maxSubscriptionsPerClient, config.gatewayTokens.length > 0),
+      subscriptionLimit(config.server.maxSubscriptionsPerClient, identity.authenticator.required),
       ...(config.persistedOperationsFile === undefined
         ? []
         : [
@@ -156,12 +185,15 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     yoga,
     requestListener: capBodies(yoga.requestListener),
     clients,
+    identity,
     readiness,
     metrics,
     logger,
     tracing,
     close: async () => {
       await closeClients(clients);
+      sessions.close();
+      await identity.audit.close();
       await redis?.close();
       await tracing?.shutdown();
       releaseSecrets();

@@ -27,6 +27,7 @@ import type {
   FirewallSectionRecord as FirewallSectionRecordModel,
   DfwRuleRecord as DfwRuleRecordModel,
 } from '../upstreams/nsx/wire.ts';
+import type { Caller as CallerModel } from '../auth/caller.ts';
 import type { GatewayContext } from '../context.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -46,6 +47,17 @@ export type Scalars = {
   /** Any JSON value: object, array, string, number, boolean or null. */
   JSON: { input: unknown; output: unknown };
 };
+
+/** How a caller proved who they are. */
+export type AuthMethod =
+  /** No credential, where the gateway allows it. */
+  | 'ANONYMOUS'
+  /** A bearer JWT of the configured identity provider (`JWT_JWKS_URL`). */
+  | 'JWT'
+  /** Signed in with `signIn`: a session cookie, acting with the user's own vRA token. */
+  | 'SESSION'
+  /** A gateway token (`GATEWAY_TOKENS` or `GATEWAY_TOKENS_FILE`). */
+  | 'TOKEN';
 
 /** A business group (vRA subtenant) on whose behalf a catalog item may be requested. */
 export type BusinessGroup = {
@@ -501,15 +513,17 @@ export type Mutation = {
    * Read-modify-write of one rule; retried on a concurrent change, so that
    * concurrent callers never lose each other's rules. position is the 0-based
    * index among the rules of the rule's layer; absent means at the end.
+   * Requires the scope `network:write`.
    */
   addApplicationFirewallRule: FirewallConfig;
   /**
    * Adds a rule at the top of a distributed firewall section, with the section's
    * generation number as If-Match; on 412 the section is read again and the rule
    * resent, so concurrent callers never lose each other's rules.
+   * Requires the scope `network:write`.
    */
   addFirewallSectionRule: FirewallSection;
-  /** Adds a virtual server to an edge's load balancer. */
+  /** Adds a virtual server to an edge's load balancer. Requires the scope `network:write`. */
   addVirtualServer: VirtualServer;
   /**
    * Cancels a run (`DELETE /workflows/{id}/executions/{executionId}/state`) and
@@ -517,63 +531,80 @@ export type Mutation = {
    * moment vRO takes to stop it). A run that has already ended (COMPLETED,
    * FAILED, CANCELED) fails with CONFLICT; an unknown run with NOT_FOUND. A
    * `workflowExecution` subscription of the run completes with CANCELED.
+   * Requires the scope `workflow:run`.
    */
   cancelWorkflowExecution: WorkflowExecution;
-  /** Creates an IP set in a scope, then reads it back. */
+  /** Creates an IP set in a scope, then reads it back. Requires the scope `network:write`. */
   createIpSet: IpSet;
-  /** Creates a service in a scope, then reads it back. */
+  /** Creates a service in a scope, then reads it back. Requires the scope `network:write`. */
   createService: Service;
-  /** Deletes an IP set; with force, even while it is in use. */
+  /** Deletes an IP set; with force, even while it is in use. Requires the scope `network:write`. */
   deleteIpSet: DeletePayload;
-  /** Deletes a service; with force, even while it is in use. */
+  /** Deletes a service; with force, even while it is in use. Requires the scope `network:write`. */
   deleteService: DeletePayload;
-  /** Deletes a virtual server of an edge's load balancer. */
+  /** Deletes a virtual server of an edge's load balancer. Requires the scope `network:write`. */
   deleteVirtualServer: DeletePayload;
-  /** Forces a configuration sync of an edge. */
+  /** Forces a configuration sync of an edge. Requires the scope `network:write`. */
   forceSyncEdge: ForceSyncEdgePayload;
   /**
    * Imports a vRO package (a `.package` file) uploaded with the GraphQL multipart
    * request spec. An element older than the one on the server fails with CONFLICT
    * unless `overwrite` is set.
+   * Requires the scope `package:import`.
    */
   importPackage: ImportPackagePayload;
   /**
    * Publishes an infrastructure blueprint as a catalog item (a published flag on
    * the blueprint does nothing): registers it with the infrastructure provider.
    * An unknown provider name fails with BAD_USER_INPUT.
+   * Requires the scope `catalog:admin`.
    */
   publishBlueprint: RegisterCatalogItemPayload;
-  /** Registers a provider catalog item, or updates it when already registered. */
+  /** Registers a provider catalog item, or updates it when already registered. Requires the scope `catalog:admin`. */
   registerCatalogItem: RegisterCatalogItemPayload;
-  /** Removes one rule, keeping every other rule as it is; retried on a concurrent change. */
+  /** Removes one rule, keeping every other rule as it is; retried on a concurrent change. Requires the scope `network:write`. */
   removeApplicationFirewallRule: FirewallConfig;
-  /** Removes one rule of a distributed firewall section, with If-Match and the same retry. */
+  /** Removes one rule of a distributed firewall section, with If-Match and the same retry. Requires the scope `network:write`. */
   removeFirewallSectionRule: FirewallSection;
   /**
    * Requests an entitled catalog item: reads its template, merges `data`,
    * submits. A caller not entitled: FORBIDDEN or NOT_FOUND; a template field
    * vRA refuses: BAD_USER_INPUT, with vRA's message in `extensions.upstream`.
+   * Requires the scope `catalog:request`.
    */
   requestCatalogItem: CatalogRequestPayload;
-  /** Requests an action on a resource (Power Off, Reboot, Destroy, ...) the same way. */
+  /** Requests an action on a resource (Power Off, Reboot, Destroy, ...) the same way. Requires the scope `catalog:request`. */
   requestResourceAction: CatalogRequestPayload;
   /**
    * Starts a workflow. Each input is encoded by its type; an input that does not
    * fit its type fails with BAD_USER_INPUT before anything is sent. Follow the run
    * with the `workflowExecution` subscription or query.
+   * Requires the scope `workflow:run`.
    */
   runWorkflow: RunWorkflowPayload;
+  /**
+   * Exchanges vRA credentials at the identity service (`POST /identity/api/tokens`)
+   * and starts a session: the answer sets the `gateway_session` cookie (HttpOnly,
+   * SameSite=Strict), never the vRA token. Later requests with the cookie act with
+   * the user's own vRA rights. Wrong credentials: UNAUTHENTICATED; 5 failures for
+   * one user name (20 from one address) within 5 minutes: RATE_LIMITED (HTTP 429)
+   * for the rest of the window. Requires no scope.
+   */
+  signIn: Viewer;
+  /** Ends the session: deletes its vRA token and clears the cookie. True when a session existed. Requires no scope. */
+  signOut: Scalars['Boolean']['output'];
   /**
    * Replaces the whole ruleset. With generationNumber, it is sent as the
    * precondition and a stale one fails with CONFLICT; without it, the gateway
    * reads the current generation number first.
+   * Requires the scope `network:write`.
    */
   updateApplicationFirewall: FirewallConfig;
-  /** Replaces an IP set, against its current revision. */
+  /** Replaces an IP set, against its current revision. Requires the scope `network:write`. */
   updateIpSet: IpSet;
-  /** Replaces a service, against its current revision. */
+  /** Replaces a service, against its current revision. Requires the scope `network:write`. */
   updateService: Service;
-  /** Replaces a virtual server of an edge's load balancer; what the input leaves unset and every unmodelled element are kept. */
+  /** Replaces a virtual server of an edge's load balancer; what the input leaves unset and every unmodelled element are kept. Requires the scope `network:write`. */
   updateVirtualServer: VirtualServer;
 };
 
@@ -683,6 +714,13 @@ export type MutationRequestResourceActionArgs = {
 export type MutationRunWorkflowArgs = {
   inputs?: InputMaybe<Array<WorkflowParameterInput>>;
   workflowId: Scalars['ID']['input'];
+};
+
+/** Changes on the orchestration server, the catalog service and the network manager. */
+export type MutationSignInArgs = {
+  password: Scalars['String']['input'];
+  tenant?: InputMaybe<Scalars['String']['input']>;
+  username: Scalars['String']['input'];
 };
 
 /** Changes on the orchestration server, the catalog service and the network manager. */
@@ -830,45 +868,47 @@ export type PublishBlueprintInput = {
  */
 export type Query = {
   __typename?: 'Query';
-  /** The application firewall ruleset of a port group; null when the manager does not know it. */
+  /** The application firewall ruleset of a port group; null when the manager does not know it. Requires the scope `read`. */
   applicationFirewall: Maybe<FirewallConfig>;
-  /** Catalog items, a page at a time. */
+  /** Catalog items, a page at a time. Requires the scope `read`. */
   catalogItems: Maybe<CatalogItemConnection>;
-  /** One catalog request by id; null when vRA does not know it. */
+  /** One catalog request by id; null when vRA does not know it. Requires the scope `read`. */
   catalogRequest: Maybe<CatalogRequest>;
-  /** The caller's catalog requests, newest first, a page at a time. */
+  /** The caller's catalog requests, newest first, a page at a time. Requires the scope `read`. */
   catalogRequests: Maybe<CatalogRequestConnection>;
-  /** One resource by id; null when vRA does not know it. */
+  /** One resource by id; null when vRA does not know it. Requires the scope `read`. */
   catalogResource: Maybe<CatalogResource>;
-  /** The NSX-v distributed firewall; null on a manager that has none (vCNS). */
+  /** The NSX-v distributed firewall; null on a manager that has none (vCNS). Requires the scope `read`. */
   distributedFirewall: Maybe<DistributedFirewall>;
-  /** One edge by id; null when the manager does not know it. */
+  /** One edge by id; null when the manager does not know it. Requires the scope `read`. */
   edge: Maybe<Edge>;
-  /** Edges of the manager (NSX-v 6.x or vCNS 5.x). */
+  /** Edges of the manager (NSX-v 6.x or vCNS 5.x). Requires the scope `read`. */
   edges: Maybe<Array<Edge>>;
-  /** The catalog items the caller is entitled to request, a page at a time. */
+  /** The catalog items the caller is entitled to request, a page at a time. Requires the scope `read`. */
   entitledCatalogItems: Maybe<EntitledCatalogItemConnection>;
-  /** One distributed firewall section; null when the manager does not know it. */
+  /** One distributed firewall section; null when the manager does not know it. Requires the scope `read`. */
   firewallSection: Maybe<FirewallSection>;
-  /** One IP set by id; null when the manager does not know it. */
+  /** One IP set by id; null when the manager does not know it. Requires the scope `read`. */
   ipSet: Maybe<IpSet>;
-  /** IP sets of a scope. */
+  /** IP sets of a scope. Requires the scope `read`. */
   ipSets: Maybe<Array<IpSet>>;
-  /** One provider by id; null when vRA does not know it. */
+  /** One provider by id; null when vRA does not know it. Requires the scope `read`. */
   provider: Maybe<Provider>;
-  /** The provider with exactly this name; null when there is none. */
+  /** The provider with exactly this name; null when there is none. Requires the scope `read`. */
   providerByName: Maybe<Provider>;
-  /** Catalog providers, a page at a time. */
+  /** Catalog providers, a page at a time. Requires the scope `read`. */
   providers: Maybe<ProviderConnection>;
-  /** One service by id; null when the manager does not know it. */
+  /** One service by id; null when the manager does not know it. Requires the scope `read`. */
   service: Maybe<Service>;
-  /** Services (applications) of a scope. */
+  /** Services (applications) of a scope. Requires the scope `read`. */
   services: Maybe<Array<Service>>;
-  /** One workflow by id; null when vRO does not know it. */
+  /** Who the caller is; null for an anonymous caller. Requires no scope. */
+  viewer: Maybe<Viewer>;
+  /** One workflow by id; null when vRO does not know it. Requires the scope `read`. */
   workflow: Maybe<Workflow>;
-  /** One run of a workflow; null when vRO does not know it. */
+  /** One run of a workflow; null when vRO does not know it. Requires the scope `read`. */
   workflowExecution: Maybe<WorkflowExecution>;
-  /** Workflows matching the filter, a page at a time (vRO `GET /workflows`). */
+  /** Workflows matching the filter, a page at a time (vRO `GET /workflows`). Requires the scope `read`. */
   workflows: Maybe<WorkflowConnection>;
 };
 
@@ -1184,12 +1224,14 @@ export type Subscription = {
    * Follows a catalog request: emits it as it is, then on every change of state
    * or phase, and completes once vRA marks it final. One poller per request
    * (and credential) serves every subscriber.
+   * Requires the scope `read`.
    */
   catalogRequest: CatalogRequest;
   /**
    * Emits the execution first as it is, then on every change of state (never the
    * same state twice in a row), and completes after a terminal state (COMPLETED,
    * FAILED, CANCELED).
+   * Requires the scope `read`.
    */
   workflowExecution: WorkflowExecution;
 };
@@ -1213,6 +1255,21 @@ export type TagImportMode =
   | 'IMPORT_AND_OVERWRITE_EXISTING_VALUE'
   /** Tags are imported, keeping existing values (vRO `ImportButPreserveExistingValue`). */
   | 'IMPORT_BUT_PRESERVE_EXISTING_VALUE';
+
+/** Who is calling, and what they may do. */
+export type Viewer = {
+  __typename?: 'Viewer';
+  /** When the session or JWT stops being accepted; null for tokens. */
+  expiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The vRA user name, the JWT's `preferred_username` (else `sub`), or the token's name. */
+  name: Scalars['String']['output'];
+  /** Every scope the caller holds, sorted: `read`, `workflow:run`, `catalog:request`, `catalog:admin`, `package:import`, `network:write`. */
+  scopes: Array<Scalars['String']['output']>;
+  /** The vRA tenant of a session; null otherwise. */
+  tenant: Maybe<Scalars['String']['output']>;
+  /** How the caller authenticated. */
+  via: AuthMethod;
+};
 
 /** A load-balancer virtual server on an edge. */
 export type VirtualServer = {
@@ -1586,6 +1643,7 @@ export type DirectiveResolverFn<
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AuthMethod: AuthMethod;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BusinessGroup: ResolverTypeWrapper<BusinessGroup>;
   CatalogItem: ResolverTypeWrapper<WireCatalogItemModel>;
@@ -1676,6 +1734,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TagImportMode: TagImportMode;
+  Viewer: ResolverTypeWrapper<CallerModel>;
   VirtualServer: ResolverTypeWrapper<VirtualServerRecordModel>;
   VirtualServerInput: VirtualServerInput;
   Workflow: ResolverTypeWrapper<WorkflowRecordModel>;
@@ -1782,6 +1841,7 @@ export type ResolversParentTypes = {
   ServiceInput: ServiceInput;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  Viewer: CallerModel;
   VirtualServer: VirtualServerRecordModel;
   VirtualServerInput: VirtualServerInput;
   Workflow: WorkflowRecordModel;
@@ -1805,6 +1865,17 @@ export type ResolversParentTypes = {
   WorkflowParameter: WireParameterDeclModel;
   WorkflowParameterInput: WorkflowParameterInput;
 };
+
+export type RequiresScopesDirectiveArgs = {
+  scopes: Array<Array<Scalars['String']['input']>>;
+};
+
+export type RequiresScopesDirectiveResolver<
+  Result,
+  Parent,
+  ContextType = GatewayContext,
+  Args = RequiresScopesDirectiveArgs,
+> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type BusinessGroupResolvers<
   ContextType = GatewayContext,
@@ -2187,6 +2258,13 @@ export type MutationResolvers<
     ContextType,
     RequireFields<MutationRunWorkflowArgs, 'workflowId'>
   >;
+  signIn?: Resolver<
+    ResolversTypes['Viewer'],
+    ParentType,
+    ContextType,
+    RequireFields<MutationSignInArgs, 'password' | 'username'>
+  >;
+  signOut?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   updateApplicationFirewall?: Resolver<
     ResolversTypes['FirewallConfig'],
     ParentType,
@@ -2371,6 +2449,7 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryServicesArgs, 'scopeId'>
   >;
+  viewer?: Resolver<Maybe<ResolversTypes['Viewer']>, ParentType, ContextType>;
   workflow?: Resolver<
     Maybe<ResolversTypes['Workflow']>,
     ParentType,
@@ -2459,6 +2538,17 @@ export type SubscriptionResolvers<
     ContextType,
     RequireFields<SubscriptionWorkflowExecutionArgs, 'executionId' | 'workflowId'>
   >;
+};
+
+export type ViewerResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer'],
+> = {
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  tenant?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  via?: Resolver<ResolversTypes['AuthMethod'], ParentType, ContextType>;
 };
 
 export type VirtualServerResolvers<
@@ -2656,6 +2746,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   Scope?: ScopeResolvers<ContextType>;
   Service?: ServiceResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  Viewer?: ViewerResolvers<ContextType>;
   VirtualServer?: VirtualServerResolvers<ContextType>;
   Workflow?: WorkflowResolvers<ContextType>;
   WorkflowConnection?: WorkflowConnectionResolvers<ContextType>;
@@ -2667,4 +2758,8 @@ export type Resolvers<ContextType = GatewayContext> = {
   WorkflowFormField?: WorkflowFormFieldResolvers<ContextType>;
   WorkflowLogEntry?: WorkflowLogEntryResolvers<ContextType>;
   WorkflowParameter?: WorkflowParameterResolvers<ContextType>;
+};
+
+export type DirectiveResolvers<ContextType = GatewayContext> = {
+  requiresScopes?: RequiresScopesDirectiveResolver<any, any, ContextType>;
 };

@@ -42,6 +42,26 @@ export interface CallContext {
   readonly stats?: { upstreamCalls: number };
   /** The GraphQL request (a batch: its operations together) making the call: its identical reads are made once, its share of slots is capped. */
   readonly operation?: OperationCalls;
+  /** Told when an upstream refused the user's own credential (401): a session built on it ends. */
+  readonly onCredentialRefused?: (service: UpstreamService) => void;
+  /** Where the calls of the mutation field being run are written down (the audit trail). */
+  readonly trail?: UpstreamTrail;
+}
+
+/** One upstream call as the audit trail records it. */
+export interface TrailedCall {
+  service: UpstreamService;
+  method: HttpMethod;
+  route: string;
+  status: number | null;
+  /** The `If-Match` the call sent and the `ETag` its answer carried (NSX generation numbers). */
+  ifMatch?: string;
+  etag?: string;
+}
+
+/** The calls of the field being run; `current` is set while a mutation field runs (they run one at a time). */
+export interface UpstreamTrail {
+  current: TrailedCall[] | undefined;
 }
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -141,6 +161,23 @@ export class ClientGoneError extends Error {
  * the upstream's circuit.
  */
 class QueueFullUnavailableError extends UpstreamUnavailableError {}
+
+function trailed(
+  service: UpstreamService,
+  request: UpstreamRequest,
+  status: number | null,
+  etag: string | undefined,
+): TrailedCall {
+  const ifMatch = request.headers?.['if-match'];
+  return {
+    service,
+    method: request.method,
+    route: request.route,
+    status,
+    ...(ifMatch === undefined ? {} : { ifMatch }),
+    ...(etag === undefined ? {} : { etag }),
+  };
+}
 
 /** One finished upstream call, for logs and metrics. */
 export interface UpstreamCallEvent {
@@ -264,7 +301,11 @@ export class UpstreamHttp {
         attempt,
         requestId: call.requestId,
       });
-      const observe = (outcome: UpstreamCallEvent['outcome'], status: number | null): void => {
+      const observe = (
+        outcome: UpstreamCallEvent['outcome'],
+        status: number | null,
+        etag?: string,
+      ): void => {
         const event: UpstreamCallEvent = {
           service: this.service,
           method: request.method,
@@ -277,6 +318,7 @@ export class UpstreamHttp {
         };
         traced?.end(event);
         this.#options.observer?.(event);
+        call.trail?.current?.push(trailed(this.service, request, status, etag));
       };
       const pass = this.#breaker.tryAcquire();
       if (pass === undefined) {
@@ -297,10 +339,18 @@ export class UpstreamHttp {
       const retryAfter = this.#retryDelay(result, retryable, attempt, deadline.at);
       if (!(result instanceof Error) && result.status >= 200 && result.status < 300) {
         pass.succeeded();
-        observe('ok', result.status);
+        observe('ok', result.status, result.headers['etag']);
         return result;
       }
       const failure = result instanceof Error ? result : this.#statusError(result, request, call);
+      if (
+        !(result instanceof Error) &&
+        result.status === 401 &&
+        request.authorization !== undefined &&
+        request.authorization === call.credentials?.[this.service]
+      ) {
+        call.onCredentialRefused?.(this.service);
+      }
       this.#recordFailure(pass, failure, result);
       observe(outcomeOf(failure), result instanceof Error ? statusOf(failure) : result.status);
       if (retryAfter === undefined) throw failure;

@@ -1,45 +1,66 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
+import type { Authenticator } from '../auth/authenticate.ts';
+import { anonymous } from '../auth/caller.ts';
+import { runsOnlyOpenFields } from '../auth/open-operation.ts';
+import { requestAuth, setRequestAuth } from '../auth/request-auth.ts';
+import type { SessionCookies } from '../auth/session-cookie.ts';
 import { errorResponse, runsOperation } from './error-response.ts';
 
-const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+export { bearerTokenOf } from '../auth/authenticate.ts';
 
-/** The token of an `Authorization: Bearer <token>` header. */
-export function bearerTokenOf(header: string | null): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
-}
+const nobody = anonymous(new Set());
 
 /**
- * With GATEWAY_TOKENS set, every GraphQL operation must carry
- * `Authorization: Bearer <one of them>`; otherwise 401 before anything runs.
- * Tokens are compared as SHA-256 digests in constant time, against every
- * configured token, so neither the length nor the position of a match leaks.
+ * Tells who is calling before anything runs. A credential that is not
+ * accepted (an unknown token, a bad JWT) is refused with 401; so is a request
+ * without one where one is required, or with a session that has ended, unless
+ * it only signs in or asks who it is. The answer carries the cookies that the
+ * operation set or cleared.
  */
-export function clientAuth(tokens: readonly string[], endpoint: string): Plugin {
-  const allowed = tokens.map(digest);
-  const accepts = (header: string | null): boolean => {
-    const token = bearerTokenOf(header);
-    if (token === undefined) return false;
-    const offered = digest(token);
-    let found = false;
-    for (const candidate of allowed) found = timingSafeEqual(candidate, offered) || found;
-    return found;
-  };
+export function clientAuth(
+  authenticator: Authenticator,
+  cookies: SessionCookies,
+  endpoint: string,
+): Plugin {
+  const refuse = (message: string, headers: Record<string, string> = {}) =>
+    errorResponse(401, 'UNAUTHENTICATED', message, {
+      'www-authenticate': 'Bearer realm="graphql"',
+      ...headers,
+    });
   return {
-    onRequest(payload) {
-      const { request, url } = payload;
-      if (allowed.length === 0 || !runsOperation(request, url, endpoint)) return;
-      if (accepts(request.headers.get('authorization'))) return;
+    async onRequest(payload) {
+      const { request, url, serverContext } = payload;
+      if (!runsOperation(request, url, endpoint)) return;
+      const { req } = serverContext as { req?: IncomingMessage };
+      const clientAddress = req?.socket.remoteAddress ?? null;
+      const resolution = await authenticator.resolve(request);
+      if (resolution.kind === 'caller') {
+        setRequestAuth(request, { caller: resolution.caller, clientAddress, setCookies: [] });
+        return;
+      }
+      if (resolution.kind === 'refused') {
+        payload.endResponse(refuse(resolution.reason));
+        return;
+      }
+      const ended = resolution.kind === 'session-ended';
+      const setCookies = ended ? [cookies.clear()] : [];
+      if (await runsOnlyOpenFields(request, url)) {
+        setRequestAuth(request, { caller: nobody, clientAddress, setCookies });
+        return;
+      }
       payload.endResponse(
-        errorResponse(
-          401,
-          'UNAUTHENTICATED',
-          'A valid gateway bearer token is required (Authorization: Bearer <token>).',
-          {
-            'www-authenticate': 'Bearer realm="graphql"',
-          },
-        ),
+        ended
+          ? refuse('The session has ended: sign in again.', { 'set-cookie': cookies.clear() })
+          : refuse(
+              'A valid gateway bearer token or identity-provider JWT is required (Authorization: Bearer <token>), or a session (signIn).',
+            ),
       );
+    },
+    onResponse({ request, response }) {
+      for (const cookie of requestAuth(request)?.setCookies ?? []) {
+        response.headers.append('set-cookie', cookie);
+      }
     },
   };
 }

@@ -1,12 +1,18 @@
 import type { Resolvers } from '../generated/graphql.ts';
 import { catalogResolvers } from './catalog/index.ts';
+import { identityResolvers } from './identity/index.ts';
 import { networkResolvers } from './network/index.ts';
 import { orchestrationResolvers } from './orchestration/index.ts';
 import { DateTimeScalar, FileScalar, JSONScalar } from './scalars.ts';
 
 type RootName = 'Query' | 'Mutation' | 'Subscription';
 
-const domains: Resolvers[] = [orchestrationResolvers, catalogResolvers, networkResolvers];
+const domains: Resolvers[] = [
+  orchestrationResolvers,
+  catalogResolvers,
+  networkResolvers,
+  identityResolvers,
+];
 
 function mergeRoot<K extends RootName>(name: K): NonNullable<Resolvers[K]> {
   return Object.assign({}, ...domains.map((domain) => domain[name])) as NonNullable<Resolvers[K]>;

@@ -10,6 +10,9 @@
  * `src/main.ts` (cpu-ab.ts's `"entry": "test/bench/lane-prototype.ts"`,
  * floor-ab.ts's `--entry`), with the upstreams' URLs set.
  */
+import { anonymous } from '../../src/auth/caller.ts';
+import { setRequestAuth } from '../../src/auth/request-auth.ts';
+import { allScopes } from '../../src/auth/scopes.ts';
 import { createServer, type ServerResponse } from 'node:http';
 import { parse, validate, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -68,7 +71,18 @@ const server = createServer((req, res) => {
     res.once('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    const context = createContext(request, gateway.clients, simulators.config, controller.signal);
+    setRequestAuth(request, {
+      caller: anonymous(new Set(allScopes)),
+      clientAddress: null,
+      setCookies: [],
+    });
+    const context = createContext(
+      request,
+      gateway.clients,
+      simulators.config,
+      gateway.identity,
+      controller.signal,
+    );
     void Promise.resolve(query.query(undefined, context, {})).then((result: ExecutionResult) => {
       answer(res, info.requestId, JSON.stringify(result));
       const seconds = (performance.now() - info.startedAt) / 1000;

@@ -11,4 +11,7 @@ export const contractCodes: ReadonlySet<string> = new Set([
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_BAD_RESPONSE',
   'UPSTREAM_ERROR',
+  'RATE_LIMITED',
+  'AUDIT_UNAVAILABLE',
+  'NOT_SUPPORTED',
 ]);

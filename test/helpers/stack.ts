@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { AuditLog, type AuditEvent } from '../../src/audit/audit-log.ts';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Env } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
@@ -39,6 +41,8 @@ export interface Stack {
   nsx: NsxSimulator;
   config: GatewayConfig;
   gateway: Gateway;
+  /** The audit events the gateway wrote (AUDIT_LOG is a memory stream unless the env names a file). */
+  audit: AuditEvent[];
   /** Sends one GraphQL operation through the gateway (yoga.fetch, real HTTP semantics, no port). */
   gql<T = Record<string, any>>(
     query: string,
@@ -87,7 +91,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     nsx: { ...base.nsx, url: nsx.url, username: nsx.username, password: nsx.password },
   };
   const config = options.configure?.(simulated) ?? simulated;
-  const gateway = createGateway(config, { logger: options.logger ?? createLogger('silent') });
+  const audit: AuditEvent[] = [];
+  const gateway = createGateway(config, {
+    logger: options.logger ?? createLogger('silent'),
+    ...(options.env?.['AUDIT_LOG'] === undefined ? { audit: memoryAuditLog(audit) } : {}),
+  });
   const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>
     Promise.resolve(
       gateway.yoga.fetch(new Request(`http://gateway.test${path}`, withCsrfHeader(init))),
@@ -98,6 +106,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     nsx,
     config,
     gateway,
+    audit,
     fetch: fetchGateway,
     async gql(query, variables, headers) {
       const response = await fetchGateway('/graphql', {
@@ -136,6 +145,19 @@ export async function listen(
         server.close(() => resolve());
       }),
   };
+}
+
+/** An audit log whose events land in `events`, parsed from the lines it writes. */
+export function memoryAuditLog(events: AuditEvent[]): AuditLog {
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line !== '') events.push(JSON.parse(line) as AuditEvent);
+      }
+      done();
+    },
+  });
+  return new AuditLog('stdout', { stdout: stream });
 }
 
 /** The tests' client behaves like a GraphQL client library: it sends the CSRF-prevention header. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/server.ts';
 import { attr, kids, kidText, writeXml } from '../../src/simulators/nsx/sim-xml.ts';
 import { basic, bodyOf, calls } from '../helpers/nsx.ts';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import { memoryAuditLog, startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -267,7 +267,7 @@ describe('concurrent addFirewallSectionRule', () => {
   });
 
   it('loses no rule when two gateways add 20 rules at once, through real conflicts', async () => {
-    const second = createGateway(stack.config);
+    const second = createGateway(stack.config, { audit: memoryAuditLog([]) });
     stack.nsx.faults.inject({ fault: { kind: 'delay', ms: 3 } });
     try {
       const before = storedRuleXml('LAYER3', '4');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/server.ts';
 import { storedRules } from '../helpers/nsx.ts';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import { memoryAuditLog, startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('concurrent addApplicationFirewallRule', () => {
   });
 
   it('loses no rule when two gateways add 20 rules at once, through real conflicts', async () => {
-    const second = createGateway(stack.config);
+    const second = createGateway(stack.config, { audit: memoryAuditLog([]) });
     // a few ms per call, so that one gateway's write lands between the other's read and write
     stack.nsx.faults.inject({ fault: { kind: 'delay', ms: 3 } });
     try {

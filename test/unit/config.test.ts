@@ -23,7 +23,7 @@ describe('loadConfig', () => {
     expect(config.vro.url).toBeUndefined();
     expect(config.vra.iaasProviderName).toBe('iaas-service');
     expect(config.nsx.edgeApiVersion).toBeUndefined();
-    expect(config.gatewayTokens).toEqual([]);
+    expect(config.auth.tokens).toEqual([]);
     expect(config.graphqlJit).toBe(true);
     expect(config.workflowDetailCacheTtlMs).toBe(300_000);
   });
@@ -78,7 +78,11 @@ describe('loadConfig', () => {
   });
 
   it('splits GATEWAY_TOKENS on commas and drops blanks', () => {
-    expect(loadConfig({ GATEWAY_TOKENS: ' a, b ,,c ' }).gatewayTokens).toEqual(['a', 'b', 'c']);
+    expect(loadConfig({ GATEWAY_TOKENS: ' a, b ,,c ' }).auth.tokens.map((t) => t.token)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 });
 

@@ -478,32 +478,63 @@ export class VraClient {
   }
 
   async #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {
+    // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
+    return this.#postToken(
+      credential,
+      {
+        signal: detached,
+        requestId: call.requestId,
+        ...(call.stats === undefined ? {} : { stats: call.stats }),
+        // only so that an error repeating them is redacted: the login sends none of them
+        ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
+      },
+      notTheCallers,
+    );
+  }
+
+  /**
+   * A person's sign-in: their own token from vRA's identity service, as vRA's
+   * portal gets one. Wrong credentials answer 401 (UNAUTHENTICATED); nothing
+   * is cached, and the password is a secret of the call (never repeated).
+   */
+  signIn(call: CallContext, credential: VraCredential): Promise<IssuedToken> {
+    return this.#postToken(credential, call, (error) => error);
+  }
+
+  /** Revokes a person's token (`DELETE /identity/api/tokens/{id}`, sent with that token). */
+  async deleteToken(call: CallContext, token: string): Promise<void> {
+    await this.#http.request(call, {
+      method: 'DELETE',
+      path: path`/identity/api/tokens/${token}`,
+      route: '/identity/api/tokens/{id}',
+      authorization: bearerAuthorization(token),
+      headers: { accept: json },
+      secrets: [token],
+    });
+  }
+
+  async #postToken(
+    credential: VraCredential,
+    call: CallContext,
+    mapError: (error: unknown) => unknown,
+  ): Promise<IssuedToken> {
     const body: WireTokenRequest = {
       username: credential.username,
       password: credential.password,
       tenant: credential.tenant,
     };
-    // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
     const response = await this.#http
-      .request(
-        {
-          signal: detached,
-          requestId: call.requestId,
-          ...(call.stats === undefined ? {} : { stats: call.stats }),
-          // only so that an error repeating them is redacted: the login sends none of them
-          ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
-        },
-        {
-          method: 'POST',
-          path: '/identity/api/tokens',
-          route: '/identity/api/tokens',
-          headers: { accept: json, 'content-type': json },
-          body: JSON.stringify(body),
-          secrets: [credential.password],
-        },
-      )
+      .request(call, {
+        method: 'POST',
+        path: '/identity/api/tokens',
+        route: '/identity/api/tokens',
+        headers: { accept: json, 'content-type': json },
+        body: JSON.stringify(body),
+        secrets: [credential.password],
+        exclusive: true,
+      })
       .catch((error: unknown) => {
-        throw notTheCallers(error);
+        throw mapError(error);
       });
     const token = decodeToken(parseJson(response.body, response.status), response.status);
     return { id: token.id, expiresAt: token.expiresAt };

@@ -1,0 +1,62 @@
+import type { TrailedCall } from '../http/upstream-http.ts';
+import { redactSecrets } from '../http/redact.ts';
+import type { AuditEvent } from './audit-log.ts';
+
+/** Argument names whose values are never written down, whatever they hold. */
+const secretName = /password|secret|token|credential|authorization|cookie/i;
+
+/**
+ * A mutation's arguments as the audit trail keeps them: secrets redacted as
+ * in every log (and by name), an uploaded file by its name, type and size.
+ */
+export function auditArguments(args: Record<string, unknown>): Record<string, unknown> {
+  return clean(args, []) as Record<string, unknown>;
+}
+
+function clean(value: unknown, extra: readonly string[]): unknown {
+  if (typeof value === 'string') return redactSecrets(value, extra);
+  if (value instanceof Blob) {
+    return {
+      file: value instanceof File ? redactSecrets(value.name) : null,
+      type: value.type,
+      size: value.size,
+    };
+  }
+  if (Array.isArray(value)) return value.map((item) => clean(item, extra));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        secretName.test(key) && inner !== null && inner !== undefined
+          ? '[REDACTED]'
+          : clean(inner, extra),
+      ]),
+    );
+  }
+  return value;
+}
+
+const unquoted = (value: string): string => value.replace(/^(?:W\/)?"(.*)"$/, '$1');
+
+/**
+ * The generation numbers a firewall change went from and to: the If-Match
+ * of its last successful write, and the last ETag seen from that write on
+ * (its answer's, or the read-back's). Undefined for a change that sent none.
+ */
+export function generationOf(calls: readonly TrailedCall[]): AuditEvent['generation'] {
+  let write = -1;
+  for (let i = 0; i < calls.length; i += 1) {
+    const call = calls[i];
+    const ok = call?.status !== null && call?.status !== undefined && call.status < 300;
+    if (call?.ifMatch !== undefined && call.method !== 'GET' && ok) write = i;
+  }
+  const sent = calls[write]?.ifMatch;
+  if (sent === undefined) return undefined;
+  let after: string | null = null;
+  for (const call of calls.slice(write)) if (call.etag !== undefined) after = unquoted(call.etag);
+  return { before: unquoted(sent), after };
+}
+
+export function upstreamOf(calls: readonly TrailedCall[]): AuditEvent['upstream'] {
+  return calls.map(({ service, method, route, status }) => ({ service, method, route, status }));
+}

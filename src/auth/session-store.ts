@@ -1,0 +1,144 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { RemoteStore } from '../cache/remote-store.ts';
+import { registerSecrets } from '../http/redact.ts';
+import { SessionCipher } from './session-crypto.ts';
+
+/** A person signed in with `signIn`: their vRA token stands behind the opaque cookie. */
+export interface Session {
+  readonly username: string;
+  readonly tenant: string;
+  /** The vRA bearer token issued to the user: never sent to the browser. */
+  readonly vraToken: string;
+  /** Epoch ms: the vRA token's expiry, the session's end. */
+  readonly expiresAt: number;
+}
+
+export interface SessionStoreOptions {
+  /** Shared with the other replicas (Redis); sessions there are sealed with `secret`. */
+  remote?: RemoteStore | undefined;
+  secret?: string | undefined;
+  now?: () => number;
+}
+
+interface Held {
+  session: Session;
+  forget: () => void;
+}
+
+const endedChannel = 'session-ended';
+
+/** The store's name for a cookie value: its digest. The cookie itself is never kept. */
+function digestOf(cookie: string): string {
+  return createHash('sha256').update(cookie, 'utf8').digest('base64url');
+}
+
+function isSession(value: unknown): value is Session {
+  if (typeof value !== 'object' || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return (
+    typeof s['username'] === 'string' &&
+    typeof s['tenant'] === 'string' &&
+    typeof s['vraToken'] === 'string' &&
+    typeof s['expiresAt'] === 'number'
+  );
+}
+
+/**
+ * Sessions by the digest of their cookie. Kept in this process and, with
+ * Redis, sealed there too so that every replica (and one restarted) knows
+ * them; an ended session is announced so that other replicas drop their copy.
+ */
+export class SessionStore {
+  readonly #local = new Map<string, Held>();
+  readonly #remote: RemoteStore | undefined;
+  readonly #cipher: SessionCipher | undefined;
+  readonly #now: () => number;
+  readonly #unsubscribe: (() => void) | undefined;
+
+  constructor(options: SessionStoreOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    if (options.remote !== undefined) {
+      if (options.secret === undefined) throw new Error('Sessions kept in Redis need a secret.');
+      this.#remote = options.remote;
+      this.#cipher = new SessionCipher(options.secret);
+      this.#unsubscribe = options.remote.subscribe(options.remote.key(endedChannel), (digest) =>
+        this.#drop(digest),
+      );
+    }
+  }
+
+  /** Starts a session; answers the cookie value (256 random bits), which only the browser keeps. */
+  async create(session: Session): Promise<string> {
+    const cookie = randomBytes(32).toString('base64url');
+    const digest = digestOf(cookie);
+    this.#hold(digest, session);
+    const ttl = session.expiresAt - this.#now();
+    if (this.#remote !== undefined && this.#cipher !== undefined && ttl > 0) {
+      const key = this.#key(digest);
+      await this.#remote.set(key, this.#cipher.seal(JSON.stringify(session), key), ttl);
+    }
+    return cookie;
+  }
+
+  /** The live session of a cookie, or undefined (unknown, ended, expired). */
+  async get(cookie: string): Promise<Session | undefined> {
+    const digest = digestOf(cookie);
+    let session = this.#local.get(digest)?.session;
+    if (session === undefined && this.#remote?.available === true && this.#cipher !== undefined) {
+      const key = this.#key(digest);
+      const sealed = await this.#remote.get(key);
+      const plain = sealed === undefined ? undefined : this.#cipher.open(sealed, key);
+      const parsed: unknown = plain === undefined ? undefined : JSON.parse(plain);
+      if (isSession(parsed)) {
+        session = parsed;
+        this.#hold(digest, session);
+      }
+    }
+    if (session !== undefined && session.expiresAt <= this.#now()) {
+      await this.end(cookie);
+      return undefined;
+    }
+    return session;
+  }
+
+  /** Ends the session of a cookie here and on every replica. */
+  async end(cookie: string): Promise<void> {
+    const digest = digestOf(cookie);
+    this.#drop(digest);
+    if (this.#remote !== undefined) {
+      await this.#remote.delete(this.#key(digest));
+      await this.#remote.publish(this.#remote.key(endedChannel), digest);
+    }
+  }
+
+  close(): void {
+    this.#unsubscribe?.();
+    for (const digest of [...this.#local.keys()]) this.#drop(digest);
+  }
+
+  #key(digest: string): string {
+    return this.#remote?.key('session', digest) ?? digest;
+  }
+
+  #hold(digest: string, session: Session): void {
+    this.#drop(digest);
+    this.#sweep();
+    // The user's vRA token is a secret like the service accounts': no log or error repeats it.
+    this.#local.set(digest, { session, forget: registerSecrets([session.vraToken]) });
+  }
+
+  #drop(digest: string): void {
+    const held = this.#local.get(digest);
+    if (held === undefined) return;
+    held.forget();
+    this.#local.delete(digest);
+  }
+
+  /** Expired sessions go as new ones come: the map never holds more than the live ones and a few. */
+  #sweep(): void {
+    const now = this.#now();
+    for (const [digest, held] of this.#local) {
+      if (held.session.expiresAt <= now) this.#drop(digest);
+    }
+  }
+}
