@@ -43,7 +43,7 @@ export function consumerCall(
     if (request.method !== 'GET') return methodNotAllowed(response, 'GET');
     const views = consumer.items
       .filter((item) => consumer.entitled(user, item))
-      .map((item) => consumer.view(item, origin));
+      .map((item) => consumer.view(item, origin, user));
     return sendList(request, response, views, itemViewFields);
   }
 
@@ -79,7 +79,8 @@ export function consumerCall(
       if (body['type'] !== provisioningRequestType) {
         return sendJson(response, 400, invalidRequest(`type must be ${provisioningRequestType}.`));
       }
-      if (!item.groups.some((group) => group.id === body['businessGroupId'])) {
+      const groups = consumer.groupsOf(user, item);
+      if (!groups.some((group) => group.id === body['businessGroupId'])) {
         return sendJson(
           response,
           400,

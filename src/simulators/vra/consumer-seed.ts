@@ -18,6 +18,10 @@ export const qualityGroup: SimBusinessGroup = {
   id: '7276e9b5-883c-42f3-bdf7-62e7f0605cd6',
   name: 'Quality Engineering',
 };
+export const databaseAdministratorsGroup: SimBusinessGroup = {
+  id: 'e3b5c1a4-2f6d-4a8e-b9c7-5d1f0a2e8b43',
+  name: 'Database Administrators',
+};
 
 export interface SimMachineComponent {
   /** Component name: the key of the template's `data`, e.g. `vSphere_Machine_1`. */
@@ -36,7 +40,7 @@ export interface SimEntitledItem {
   blueprint: string;
   components: SimMachineComponent[];
   groups: SimBusinessGroup[];
-  /** Users entitled to request it; undefined: every user of the tenant. */
+  /** Users entitled to request it (if also in one of its groups); undefined: no such restriction. */
   entitledUsers?: string[] | undefined;
   dateCreated: string;
 }
@@ -127,8 +131,8 @@ export function machineOperations(poweredOn: boolean): SimActionSpec[] {
     : [a.destroy, a.powerOn];
 }
 
-/** The entitled catalog items; `restrictedTo` is the only user entitled to the last one. */
-export function seedEntitledItems(restrictedTo: string): SimEntitledItem[] {
+/** The entitled catalog items; the last one is entitled only to the users `restrictedTo`. */
+export function seedEntitledItems(restrictedTo: readonly string[]): SimEntitledItem[] {
   return [
     {
       id: 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01',
@@ -168,19 +172,24 @@ export function seedEntitledItems(restrictedTo: string): SimEntitledItem[] {
       description: 'Production database servers; entitled to the DBA team only',
       blueprint: 'Oracle19c',
       components: [{ name: 'oracle', cpu: 8, memory: 32768, storage: 500, osType: 'Linux' }],
-      groups: [developmentGroup],
-      entitledUsers: [restrictedTo],
+      groups: [databaseAdministratorsGroup],
+      entitledUsers: [...restrictedTo],
       dateCreated: '2023-03-04T09:30:00.000Z',
     },
   ];
 }
 
-/** `GET .../entitledCatalogItemViews` item, shaped like the captured view. */
-export function entitledView(item: SimEntitledItem, origin: string, tenant: string) {
+/** `GET .../entitledCatalogItemViews` item, shaped like the captured view, naming the caller's `groups`. */
+export function entitledView(
+  item: SimEntitledItem,
+  origin: string,
+  tenant: string,
+  groups: readonly SimBusinessGroup[] = item.groups,
+) {
   const base = `${origin}/catalog-service/api/consumer/entitledCatalogItems/${item.id}/requests`;
   return {
     '@type': 'ConsumerEntitledCatalogItemView',
-    entitledOrganizations: item.groups.map((group) => ({
+    entitledOrganizations: groups.map((group) => ({
       tenantRef: tenant,
       tenantLabel: tenant,
       subtenantRef: group.id,
@@ -256,7 +265,11 @@ function componentTemplate(item: SimEntitledItem, component: SimMachineComponent
 }
 
 /** `GET .../entitledCatalogItems/{id}/requests/template`, shaped like the captured template. */
-export function requestTemplate(item: SimEntitledItem, username: string): Record<string, unknown> {
+export function requestTemplate(
+  item: SimEntitledItem,
+  username: string,
+  groups: readonly SimBusinessGroup[] = item.groups,
+): Record<string, unknown> {
   const data: Record<string, unknown> = { _leaseDays: null, _number_of_instances: 1 };
   for (const component of item.components) {
     data[component.name] = componentTemplate(item, component);
@@ -265,7 +278,7 @@ export function requestTemplate(item: SimEntitledItem, username: string): Record
     type: provisioningRequestType,
     catalogItemId: item.id,
     requestedFor: username,
-    businessGroupId: item.groups[0]?.id ?? null,
+    businessGroupId: groups[0]?.id ?? null,
     description: null,
     reasons: null,
     data,

@@ -5,6 +5,7 @@ import { resourceBody, typedEntries, type SimResource } from './consumer-bodies.
 export type { SimResource };
 import {
   blueprintServiceId,
+  databaseAdministratorsGroup,
   deploymentActions,
   entitledView,
   machineOperations,
@@ -15,6 +16,7 @@ import {
   type SimBusinessGroup,
   type SimEntitledItem,
 } from './consumer-seed.ts';
+import { membershipsOf, type SimUser } from './users.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,8 +48,10 @@ interface SimRequest {
 
 export interface ConsumerOptions {
   tenant: string;
-  /** The service account: owner of the seeded request, the only user entitled to the restricted item. */
+  /** The service account: member of every group, owner of the seeded request, entitled to the restricted item. */
   serviceUser: string;
+  /** The other accounts; those given with groups see only their groups' items, the others every group's. */
+  users?: readonly SimUser[] | undefined;
   now: () => number;
   stepMs: number;
   items?: readonly SimEntitledItem[] | undefined;
@@ -68,6 +72,7 @@ export class ConsumerState {
   readonly #requests: SimRequest[] = [];
   readonly #resources = new Map<string, SimResource>();
   readonly #tenant: string;
+  readonly #memberships: Map<string, readonly string[]>;
   readonly #now: () => number;
   stepMs: number;
   defaultOutcome: SimRequestOutcome = 'SUCCESSFUL';
@@ -81,7 +86,15 @@ export class ConsumerState {
     this.#tenant = options.tenant;
     this.#now = options.now;
     this.stepMs = options.stepMs;
-    this.items = structuredClone([...(options.items ?? seedEntitledItems(options.serviceUser))]);
+    this.#memberships = membershipsOf(options.users ?? []);
+    // The service account sees every group whatever `users` says of it.
+    this.#memberships.delete(options.serviceUser);
+    const administrators = [...this.#memberships]
+      .filter(([, groups]) => groups.includes(databaseAdministratorsGroup.id))
+      .map(([user]) => user);
+    this.items = structuredClone([
+      ...(options.items ?? seedEntitledItems([options.serviceUser, ...administrators])),
+    ]);
     this.#seed(options.serviceUser);
   }
 
@@ -94,17 +107,26 @@ export class ConsumerState {
     return this.items.find((item) => item.id === id);
   }
 
-  /** The item as `entitledCatalogItemViews` lists it. */
-  view(item: SimEntitledItem, origin: string): Json {
-    return entitledView(item, origin, this.#tenant);
+  /** The item as `entitledCatalogItemViews` lists it to `user`. */
+  view(item: SimEntitledItem, origin: string, user: string): Json {
+    return entitledView(item, origin, this.#tenant, this.groupsOf(user, item));
+  }
+
+  /** The business groups of the item `user` is a member of. */
+  groupsOf(user: string, item: SimEntitledItem): SimBusinessGroup[] {
+    const memberOf = this.#memberships.get(user);
+    return memberOf === undefined
+      ? item.groups
+      : item.groups.filter((group) => memberOf.includes(group.id));
   }
 
   entitled(user: string, item: SimEntitledItem): boolean {
-    return item.entitledUsers === undefined || item.entitledUsers.includes(user);
+    if (item.entitledUsers !== undefined && !item.entitledUsers.includes(user)) return false;
+    return !this.#memberships.has(user) || this.groupsOf(user, item).length > 0;
   }
 
   template(item: SimEntitledItem, user: string): Json {
-    return requestTemplate(item, user);
+    return requestTemplate(item, user, this.groupsOf(user, item));
   }
 
   /** The template of an action on a resource. */
@@ -123,7 +145,7 @@ export class ConsumerState {
     const groupId = body['businessGroupId'];
     return this.#submit(user, body, {
       item,
-      group: item.groups.find((g) => g.id === groupId),
+      group: this.groupsOf(user, item).find((g) => g.id === groupId),
     });
   }
 

@@ -49,6 +49,13 @@ export class TokenStore {
     return [...this.#tokens.keys()];
   }
 
+  /** Makes every token issued so far to `username` expired. */
+  expireOf(username: string): void {
+    for (const [id, token] of this.#tokens) {
+      if (token.username === username) this.#tokens.set(id, { ...token, expiresAt: 0 });
+    }
+  }
+
   /** Makes every token issued so far expired. */
   expireAll(): void {
     for (const [id, token] of this.#tokens) this.#tokens.set(id, { ...token, expiresAt: 0 });

@@ -6,10 +6,19 @@ import type { SimEntitledItem } from './consumer-seed.ts';
 import { TokenStore } from './identity.ts';
 import { createVraRoutes, type RegisterStatus } from './routes.ts';
 import type { SimCatalogItem, SimProvider } from './seed.ts';
+import { simulatorUsers, type SimUser, type SimulatorUser } from './users.ts';
 import { vraCodes, vraErrorBody } from './vra-errors.ts';
 
-export type { RegisterStatus, SimCatalogItem, SimEntitledItem, SimProvider, SimRequestOutcome };
-export { seededRequest };
+export type {
+  RegisterStatus,
+  SimCatalogItem,
+  SimEntitledItem,
+  SimProvider,
+  SimRequestOutcome,
+  SimUser,
+  SimulatorUser,
+};
+export { seededRequest, simulatorUsers };
 
 export interface VraSimulatorOptions {
   port?: number;
@@ -24,8 +33,11 @@ export interface VraSimulatorOptions {
   providers?: readonly SimProvider[];
   /** Replace the seeded catalog items. */
   catalogItems?: readonly SimCatalogItem[];
-  /** More accounts of the tenant that may log in (per-user credential tests). */
-  users?: ReadonlyArray<{ username: string; password: string }>;
+  /**
+   * The accounts of the tenant that may log in besides the service account
+   * (default: `simulatorUsers`). One given without groups is a member of every group.
+   */
+  users?: readonly SimUser[];
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: string; cert: string };
   /** Replace the seeded entitled catalog items (with their entitlements and templates). */
@@ -65,6 +77,8 @@ export interface VraSimulator extends SimObserved {
   tokenUser(token: string): string | undefined;
   /** Expires every token issued so far: the next catalog call with one gets 401. */
   expireAllTokens(): void;
+  /** Expires the tokens issued so far to this user only. */
+  expireTokensOf(username: string): void;
   setTokenLifetime(ms: number): void;
   setRegisterStatus(status: RegisterStatus): void;
   close(): Promise<void>;
@@ -75,12 +89,14 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
   const username = options.username ?? 'gateway@vsphere.local';
   const password = options.password ?? 'simulator';
   const tenant = options.tenant ?? 'vsphere.local';
+  const users = options.users ?? simulatorUsers;
   const tokens = new TokenStore(options.tokenLifetimeMs ?? 24 * 60 * 60 * 1000);
   const catalog = new CatalogState(tenant, options.providers, options.catalogItems);
   let manualNow = Date.now();
   const consumer = new ConsumerState({
     tenant,
     serviceUser: username,
+    users,
     now: options.manualClock === true ? () => manualNow : Date.now,
     stepMs: options.requestStepMs ?? 75,
     items: options.entitledItems,
@@ -92,7 +108,7 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
   const server = await startSimServer(
     createVraRoutes({
       credentials: { username, password, tenant },
-      ...(options.users === undefined ? {} : { users: options.users }),
+      users,
       catalog,
       consumer,
       tokens,
@@ -134,6 +150,7 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
     issuedTokens: () => tokens.issued(),
     tokenUser: (token) => tokens.userOf(token),
     expireAllTokens: () => tokens.expireAll(),
+    expireTokensOf: (user) => tokens.expireOf(user),
     setTokenLifetime: (ms) => {
       tokens.lifetimeMs = ms;
     },
