@@ -9,8 +9,23 @@ const secretName = /password|secret|token|credential|authorization|cookie/i;
  * A mutation's arguments as the audit trail keeps them: secrets redacted as
  * in every log (and by name), an uploaded file by its name, type and size.
  */
-export function auditArguments(args: Record<string, unknown>): Record<string, unknown> {
-  return clean(args, []) as Record<string, unknown>;
+export function auditArguments(args: Record<string, unknown>): {
+  arguments: Record<string, unknown>;
+  /** The values of secret-named arguments: redacted wherever else they turn up (a password typed as a user name). */
+  secrets: string[];
+} {
+  const secrets = secretValues(args);
+  return { arguments: clean(args, secrets) as Record<string, unknown>, secrets };
+}
+
+function secretValues(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(secretValues);
+  if (typeof value !== 'object' || value === null || value instanceof Blob) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    secretName.test(key) && typeof inner === 'string' && inner !== ''
+      ? [inner]
+      : secretValues(inner),
+  );
 }
 
 function clean(value: unknown, extra: readonly string[]): unknown {

@@ -8,6 +8,7 @@ import { auditArguments, generationOf, upstreamOf } from '../audit/audit-event.t
 import type { AuditActor } from '../audit/audit-log.ts';
 import type { GatewayContext } from '../context.ts';
 import { AuditLogUnavailableError, ForbiddenError } from '../errors.ts';
+import { redactSecrets } from '../http/redact.ts';
 import type { TrailedCall } from '../http/upstream-http.ts';
 import type { Logger } from '../observability/logger.ts';
 import { contractCodeOf } from '../plugins/error-codes.ts';
@@ -78,16 +79,18 @@ export function guardRootFields(schema: GraphQLSchema, logger: Logger): GraphQLS
 function audited(resolve: Resolver, logger: Logger): Resolver {
   return async (source, args, context, info) => {
     const calls: TrailedCall[] = [];
+    const recorded = auditArguments(args as Record<string, unknown>);
     const write = async (decision: 'allowed' | 'denied', outcome: string): Promise<void> => {
       const generation = generationOf(calls);
+      const actor = actorOf(context);
       await context.identity.audit.write({
         time: new Date().toISOString(),
         requestId: context.call.requestId,
-        actor: actorOf(context),
+        actor: { ...actor, name: redactSecrets(actor.name, recorded.secrets) },
         clientAddress: context.auth.clientAddress,
         operationName: info.operation.name?.value ?? null,
         field: info.fieldName,
-        arguments: auditArguments(args as Record<string, unknown>),
+        arguments: recorded.arguments,
         decision,
         outcome,
         upstream: upstreamOf(calls),

@@ -147,4 +147,11 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   // read the section, write the rule against its generation number, read it back
   'Mutation.addFirewallSectionRule': { calls: 3 },
   'Mutation.removeFirewallSectionRule': { calls: 3 },
+
+  // who is calling (vRA identity)
+  'Query.viewer': { calls: 0 },
+  // the token request
+  'Mutation.signIn': { calls: 1 },
+  // the token's deletion
+  'Mutation.signOut': { calls: 1 },
 };

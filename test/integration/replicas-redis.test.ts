@@ -57,6 +57,7 @@ async function startReplica(): Promise<Replica> {
     NSX_USERNAME: nsx.username,
     NSX_PASSWORD: nsx.password,
     REDIS_URL: redis.url,
+    SESSION_SECRET: 'replicas-share-this-session-secret-0123456789',
     // Every subscriber of the test comes from one address.
     MAX_SUBSCRIPTIONS_PER_CLIENT: '100',
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
+const secret = 'a-session-secret-of-32-characters-or-more';
+
 describe('REDIS_URL and REDIS_KEY_PREFIX', () => {
   it('keeps every replica to itself when REDIS_URL is unset', () => {
     expect(loadConfig({}).redis).toBeUndefined();
@@ -8,12 +10,15 @@ describe('REDIS_URL and REDIS_KEY_PREFIX', () => {
   });
 
   it('reads a Redis URL, with TLS, a password and a database number, and a key prefix', () => {
-    expect(loadConfig({ REDIS_URL: 'redis://redis.example:6379' }).redis).toMatchObject({
+    expect(
+      loadConfig({ REDIS_URL: 'redis://redis.example:6379', SESSION_SECRET: secret }).redis,
+    ).toMatchObject({
       keyPrefix: 'vmw-gateway:',
     });
     const config = loadConfig({
       REDIS_URL: 'rediss://:s3cret@redis.example:6380/2',
       REDIS_KEY_PREFIX: 'prod-gw:',
+      SESSION_SECRET: secret,
     });
     expect(config.redis?.url.protocol).toBe('rediss:');
     expect(config.redis?.url.host).toBe('redis.example:6380');
@@ -44,5 +49,19 @@ describe('REDIS_URL and REDIS_KEY_PREFIX', () => {
         expect((error as Error).message).not.toContain('hunter2');
       }
     }
+  });
+});
+
+describe('SESSION_SECRET', () => {
+  it('is required with REDIS_URL: sessions kept in Redis are encrypted with it', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://redis.example:6379' })).toThrow(
+      /^SESSION_SECRET is required when REDIS_URL is set/,
+    );
+  });
+
+  it('must be at least 32 characters', () => {
+    expect(() =>
+      loadConfig({ REDIS_URL: 'redis://redis.example:6379', SESSION_SECRET: 'short' }),
+    ).toThrow(/^SESSION_SECRET must be at least 32 characters/);
   });
 });

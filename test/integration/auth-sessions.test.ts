@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/observability/logger.ts';
+import { type GraphQLAnswer, type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
+
+const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
+const dba = { username: 'dba@vsphere.local', password: 'dba-simulator' };
+const restricted = 'Oracle Database (restricted)';
+
+const signInMutation = `mutation($u: String!, $p: String!, $t: String) {
+  signIn(username: $u, password: $p, tenant: $t) { name via tenant scopes expiresAt }
+}`;
+const itemsQuery = '{ entitledCatalogItems(first: 50) { nodes { name } } }';
+
+let stack: Stack;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  stack = await startStack({
+    env: { VRO_AUTH_MODE: 'vra-token', LOG_LEVEL: 'debug' },
+    logger: createLogger('debug', sink),
+    // vRO trusts the tokens vRA issued (as a vRO 7 configured with vRA's directory)
+    vro: { bearerUser: (token) => stack.vra.tokenUser(token) },
+  });
+});
+afterAll(() => stack.close());
+
+/** The `gateway_session` value an answer set, if any. */
+function sessionCookie(answer: { headers: Headers }): string | undefined {
+  const line = answer.headers.getSetCookie().find((c) => c.startsWith('gateway_session='));
+  return line === undefined ? undefined : /^gateway_session=([^;]*)/.exec(line)?.[1];
+}
+
+async function signIn(
+  user: { username: string; password: string },
+  headers: Record<string, string> = {},
+): Promise<{ answer: GraphQLAnswer<any>; cookie: string | undefined }> {
+  const answer = await stack.gql(
+    signInMutation,
+    { u: user.username, p: user.password, t: 'vsphere.local' },
+    headers,
+  );
+  return { answer, cookie: sessionCookie(answer) };
+}
+
+const withCookie = (cookie: string) => ({ cookie: `gateway_session=${cookie}` });
+
+async function itemNames(headers: Record<string, string>): Promise<string[]> {
+  const answer = await stack.gql<any>(itemsQuery, {}, headers);
+  expect(answer.errors).toBeUndefined();
+  return (answer.data.entitledCatalogItems.nodes as Array<{ name: string }>).map((n) => n.name);
+}
+
+describe('signing in with vRA credentials', () => {
+  it('exchanges them at /identity/api/tokens and answers the viewer with an opaque HttpOnly, SameSite=Strict cookie', async () => {
+    const from = stack.vra.requests.length;
+    const { answer, cookie } = await signIn(developer);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.signIn).toMatchObject({
+      name: developer.username,
+      via: 'SESSION',
+      tenant: 'vsphere.local',
+      scopes: ['catalog:request', 'read', 'workflow:run'],
+    });
+    expect(Date.parse(answer.data.signIn.expiresAt)).toBeGreaterThan(Date.now());
+    const sent = stack.vra.requests.slice(from);
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /identity/api/tokens']);
+    expect(JSON.parse(sent[0]?.body.toString('utf8') ?? '')).toEqual({
+      username: developer.username,
+      password: developer.password,
+      tenant: 'vsphere.local',
+    });
+    const line = answer.headers.getSetCookie().find((c) => c.startsWith('gateway_session='));
+    expect(line).toMatch(/; HttpOnly/);
+    expect(line).toMatch(/; SameSite=Strict/);
+    expect(line).toMatch(/; Path=\//);
+    // the gateway listens on loopback by default: no Secure, so plain-HTTP sessions work locally
+    expect(line).not.toMatch(/; Secure/);
+    expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (const token of stack.vra.issuedTokens()) expect(line).not.toContain(token);
+  });
+
+  it("acts with the user's own vRA token: a developer does not see the DBA-only item, a DBA does", async () => {
+    const dev = (await signIn(developer)).cookie ?? '';
+    const from = stack.vra.requests.length;
+    expect(await itemNames(withCookie(dev))).not.toContain(restricted);
+    const sent = stack.vra.requests.slice(from);
+    expect(sent).toHaveLength(1);
+    const bearer = /^Bearer (.+)$/.exec(sent[0]?.headers.authorization ?? '')?.[1] ?? '';
+    expect(stack.vra.tokenUser(bearer)).toBe(developer.username);
+
+    const admin = (await signIn(dba)).cookie ?? '';
+    expect(await itemNames(withCookie(admin))).toContain(restricted);
+    // the service account (no session, the local default) still sees what it sees
+    expect(await itemNames({})).toContain(restricted);
+  });
+
+  it("sends the user's vRA token to vRO too when vRO trusts vRA's tokens (VRO_AUTH_MODE=vra-token)", async () => {
+    const cookie = (await signIn(developer)).cookie ?? '';
+    const from = stack.vro.requests.length;
+    const answer = await stack.gql(
+      '{ workflows(first: 1) { totalCount } }',
+      {},
+      withCookie(cookie),
+    );
+    expect(answer.errors).toBeUndefined();
+    const bearer = /^Bearer (.+)$/.exec(stack.vro.requests[from]?.headers.authorization ?? '')?.[1];
+    expect(stack.vra.tokenUser(bearer ?? '')).toBe(developer.username);
+  });
+
+  it('answers viewer for the session, and null with no credential', async () => {
+    const cookie = (await signIn(dba)).cookie ?? '';
+    const mine = await stack.gql<any>('{ viewer { name via tenant } }', {}, withCookie(cookie));
+    expect(mine.data.viewer).toEqual({
+      name: dba.username,
+      via: 'SESSION',
+      tenant: 'vsphere.local',
+    });
+    const nobody = await stack.gql<any>('{ viewer { name } }');
+    expect(nobody.data).toEqual({ viewer: null });
+  });
+
+  it('refuses a field outside the session scopes with FORBIDDEN naming the scope, and calls nothing', async () => {
+    const cookie = (await signIn(developer)).cookie ?? '';
+    const before = upstreamCalls(stack);
+    const answer = await stack.gql(
+      'mutation { forceSyncEdge(edgeId: "edge-1") { edgeId } }',
+      {},
+      withCookie(cookie),
+    );
+    expect(answer.errors?.[0]?.extensions?.['code']).toBe('FORBIDDEN');
+    expect(answer.errors?.[0]?.message).toContain('"network:write"');
+    expect(upstreamCalls(stack)).toBe(before);
+  });
+
+  it('answers UNAUTHENTICATED to a wrong password, sets no cookie and names no secret', async () => {
+    const { answer, cookie } = await signIn({ ...developer, password: 'wrong-password-1' });
+    expect(answer.data).toBeNull();
+    expect(answer.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+    expect(cookie).toBeUndefined();
+    expect(JSON.stringify(answer)).not.toContain('wrong-password-1');
+  });
+});
+
+describe('a session ends', () => {
+  it('with signOut: the vRA token is deleted, the cookie cleared, and the old cookie answers 401', async () => {
+    const cookie = (await signIn(developer)).cookie ?? '';
+    const [token] = stack.vra.issuedTokens().slice(-1);
+    const from = stack.vra.requests.length;
+    const out = await stack.gql<any>('mutation { signOut }', {}, withCookie(cookie));
+    expect(out.data).toEqual({ signOut: true });
+    expect(stack.vra.requests.slice(from).map((r) => `${r.method} ${r.rawPath}`)).toEqual([
+      `DELETE /identity/api/tokens/${encodeURIComponent(token ?? '')}`,
+    ]);
+    expect(stack.vra.tokenUser(token ?? '')).toBeUndefined();
+    expect(out.headers.getSetCookie().join()).toMatch(
+      /gateway_session=;.*Expires=Thu, 01 Jan 1970/,
+    );
+
+    const before = upstreamCalls(stack);
+    const after = await stack.gql(itemsQuery, {}, withCookie(cookie));
+    expect(after.status).toBe(401);
+    expect(after.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+    expect(upstreamCalls(stack)).toBe(before);
+    // an ended session never falls back to the service account
+    expect(after.data).toBeUndefined();
+  });
+
+  it('answers signOut false without a session', async () => {
+    expect((await stack.gql<any>('mutation { signOut }')).data).toEqual({ signOut: false });
+  });
+
+  it('when vRA refuses its token (expired): that request fails UNAUTHENTICATED, the next answers 401', async () => {
+    const cookie = (await signIn(dba)).cookie ?? '';
+    stack.vra.expireTokensOf(dba.username);
+    const refused = await stack.gql(itemsQuery, {}, withCookie(cookie));
+    expect(refused.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+    expect(refused.headers.getSetCookie().join()).toMatch(/gateway_session=;/);
+    const before = upstreamCalls(stack);
+    const next = await stack.gql(itemsQuery, {}, withCookie(cookie));
+    expect(next.status).toBe(401);
+    expect(upstreamCalls(stack)).toBe(before);
+  });
+
+  it('lets a request with an ended session still ask who it is and sign in again', async () => {
+    const cookie = (await signIn(developer)).cookie ?? '';
+    await stack.gql('mutation { signOut }', {}, withCookie(cookie));
+    const who = await stack.gql<any>('{ viewer { name } }', {}, withCookie(cookie));
+    expect(who.status).toBe(200);
+    expect(who.data).toEqual({ viewer: null });
+    const again = await signIn(developer, withCookie(cookie));
+    expect(again.answer.data.signIn.name).toBe(developer.username);
+    expect(again.cookie).not.toBe(cookie);
+  });
+});
+
+describe('brute force', () => {
+  it('refuses a sixth failed sign-in for one user name within the window with 429 RATE_LIMITED, without asking vRA', async () => {
+    const victim = { username: 'tester@vsphere.local', password: 'not-it' };
+    for (let i = 0; i < 5; i += 1) {
+      const { answer } = await signIn(victim);
+      expect(answer.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+    }
+    const before = stack.vra.requests.length;
+    const { answer } = await signIn({ ...victim, password: 'tester-simulator' });
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(answer.errors?.[0]?.extensions?.['code']).toBe('RATE_LIMITED');
+    expect(stack.vra.requests.length).toBe(before);
+    // another user's sign-in is not held back, and does not free the victim's name
+    expect((await signIn(developer)).answer.data.signIn.name).toBe(developer.username);
+    expect((await signIn({ ...victim, password: 'tester-simulator' })).answer.status).toBe(429);
+  });
+});
+
+describe('the password', () => {
+  it('is never logged, traced or echoed, in any form', async () => {
+    const password = 'Sup3r-Secret-Passw0rd!';
+    await signIn({ username: developer.username, password });
+    await signIn({ username: password, password });
+    const forms = [
+      password,
+      encodeURIComponent(password),
+      Buffer.from(password).toString('base64'),
+      JSON.stringify(password).slice(1, -1),
+    ];
+    const written = logLines.join('') + JSON.stringify(stack.audit);
+    for (const form of forms) expect(written).not.toContain(form);
+  });
+});
