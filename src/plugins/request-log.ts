@@ -1,5 +1,7 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import type { Caller } from '../auth/caller.ts';
+import { requestAuth } from '../auth/request-auth.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { requestInfo, type RequestInfo } from '../request-info.ts';
@@ -48,7 +50,7 @@ function collectCodes(info: RequestInfo, result: unknown): void {
  * completed or its client went away.
  */
 export function requestLog(logger: Logger, metrics: Metrics): Plugin {
-  const record = (info: RequestInfo, status: number): void => {
+  const record = (info: RequestInfo, status: number, caller: Caller | undefined): void => {
     const seconds = (performance.now() - info.startedAt) / 1000;
     const failed = status >= 400 || info.errorCodes.length > 0;
     const stream = streams.get(info);
@@ -66,6 +68,7 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
         status,
         durationMs: Math.round(seconds * 10000) / 10,
         upstreamCalls: info.upstreamCalls,
+        ...(caller === undefined ? {} : { caller: { name: caller.name, via: caller.via } }),
         ...(info.errorCodes.length > 0 ? { errorCodes: [...new Set(info.errorCodes)] } : {}),
         ...(stream === undefined ? {} : { events: stream.events, ended: stream.ended }),
       },
@@ -120,11 +123,12 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
         return;
       }
       const stream = streams.get(info);
+      const { caller } = requestAuth(request) ?? {};
       if (stream !== undefined && stream.ended === undefined) {
-        stream.finish = () => record(info, response.status);
+        stream.finish = () => record(info, response.status, caller);
         return;
       }
-      record(info, response.status);
+      record(info, response.status, caller);
     },
   };
 }

@@ -219,6 +219,23 @@ describe('brute force', () => {
   });
 });
 
+describe('the request log', () => {
+  it('names who called each request and how, never their cookie or vRA token', async () => {
+    const cookie = (await signIn(dba)).cookie ?? '';
+    await stack.gql('{ viewer { name } }', {}, { ...withCookie(cookie), 'x-request-id': 'who-1' });
+    const line = logLines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('"who-1"') && l.includes('graphql request'));
+    expect(line).toHaveLength(1);
+    expect(JSON.parse(line[0] ?? '')).toMatchObject({
+      caller: { name: dba.username, via: 'session' },
+    });
+    const written = logLines.join('');
+    expect(written).not.toContain(cookie);
+    for (const token of stack.vra.issuedTokens()) expect(written).not.toContain(token);
+  });
+});
+
 describe('the password', () => {
   it('is never logged, traced or echoed, in any form', async () => {
     const password = 'Sup3r-Secret-Passw0rd!';
