@@ -1,0 +1,507 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SessionCipher } from '../../src/auth/session-crypto.ts';
+import { keyDigest } from '../../src/cache/remote-store.ts';
+import { ConfigError, loadConfig, type Env } from '../../src/config.ts';
+import type { GatewayConfig } from '../../src/gateway-config.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { createGateway, type Gateway } from '../../src/server.ts';
+import { startNsxSimulator, type NsxSimulator } from '../../src/simulators/nsx/index.ts';
+import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import { startVraSimulator, type VraSimulator } from '../../src/simulators/vra/index.ts';
+import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
+import { spawnGateway } from '../helpers/spawn-gateway.ts';
+import { listen, memoryAuditLog } from '../helpers/stack.ts';
+import { bearerOf, tokenRequests, tokensPath } from '../helpers/vra.ts';
+
+// Several gateways in this process over one set of simulators and one real
+// redis-server, all with the same REDIS_URL and SESSION_SECRET: a person signed
+// in on one replica is signed in on all of them, and signed out of all of them.
+
+const redisServer = findRedisServer();
+if (redisServer === undefined) {
+  console.warn(
+    'SKIPPED test/integration/replicas-sessions-redis.test.ts (Redis part): redis-server is not ' +
+      'installed (apt-get install redis-server; .ci/run installs it)',
+  );
+}
+
+const dba = { username: 'dba@vsphere.local', password: 'dba-simulator' };
+const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
+const secret = `replicas-session-secret-${randomBytes(16).toString('hex')}`;
+const otherSecret = `another-session-secret-${randomBytes(16).toString('hex')}`;
+const keyPrefix = 'vmw-gateway:';
+
+interface Replica {
+  gateway: Gateway;
+  url: string;
+  close(): Promise<void>;
+}
+
+interface Answer {
+  status: number;
+  body: { data?: any; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  setCookies: string[];
+}
+
+let redis: TestRedis;
+let vro: VroSimulator;
+let vra: VraSimulator;
+let nsx: NsxSimulator;
+const started: Replica[] = [];
+
+function env(extra: Env = {}): Env {
+  return {
+    VRO_URL: vro.url.href,
+    VRO_USERNAME: vro.username,
+    VRO_PASSWORD: vro.password,
+    VRA_URL: vra.url.href,
+    VRA_USERNAME: vra.username,
+    VRA_PASSWORD: vra.password,
+    VRA_TENANT: vra.tenant,
+    NSX_URL: nsx.url.href,
+    NSX_USERNAME: nsx.username,
+    NSX_PASSWORD: nsx.password,
+    ...extra,
+  };
+}
+
+/** A gateway of this process served on a loopback port, once it sees Redis up. */
+async function startReplica(sessionSecret = secret): Promise<Replica> {
+  const base = loadConfig(env({ REDIS_URL: redis.url, SESSION_SECRET: sessionSecret }));
+  const config: GatewayConfig = {
+    ...base,
+    vro: { ...base.vro, url: vro.url },
+    vra: { ...base.vra, url: vra.url },
+    nsx: { ...base.nsx, url: nsx.url },
+  };
+  const gateway = createGateway(config, {
+    logger: createLogger('silent'),
+    audit: memoryAuditLog([]),
+  });
+  const http = await listen(gateway);
+  let closed = false;
+  const replica: Replica = {
+    gateway,
+    url: http.url,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await http.close();
+      await gateway.close();
+    },
+  };
+  started.push(replica);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ready = (await (await fetch(`${replica.url}/ready`)).json()) as { redis?: string };
+    if (ready.redis === 'up') return replica;
+    if (Date.now() > deadline) throw new Error(`redis is ${String(ready.redis)} for a replica`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function gql(
+  replica: Replica,
+  query: string,
+  variables: Record<string, unknown> = {},
+  cookie?: string,
+): Promise<Answer> {
+  const response = await fetch(`${replica.url}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-graphql-csrf': '1',
+      ...(cookie === undefined ? {} : { cookie: `gateway_session=${cookie}` }),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as Answer['body'],
+    setCookies: response.headers.getSetCookie(),
+  };
+}
+
+const signInMutation =
+  'mutation($u: String!, $p: String!, $t: String) { signIn(username: $u, password: $p, tenant: $t) { name via } }';
+const asUser = '{ viewer { name via tenant } entitledCatalogItems(first: 20) { nodes { name } } }';
+const userOnly = '{ entitledCatalogItems(first: 20) { nodes { name } } }';
+
+/** Signs in on a replica: the cookie it set and the vRA token vRA issued for it. */
+async function signIn(
+  replica: Replica,
+  user: { username: string; password: string },
+): Promise<{ cookie: string; token: string; answer: Answer }> {
+  const before = new Set(vra.issuedTokens());
+  const answer = await gql(replica, signInMutation, {
+    u: user.username,
+    p: user.password,
+    t: vra.tenant,
+  });
+  expect(answer.body.errors).toBeUndefined();
+  expect(answer.body.data.signIn).toEqual({ name: user.username, via: 'SESSION' });
+  const setCookie = answer.setCookies.find((c) => c.startsWith('gateway_session='));
+  if (setCookie === undefined)
+    throw new Error(`signIn set no session cookie: ${answer.setCookies.join(', ')}`);
+  expect(setCookie).toMatch(/;\s*HttpOnly/i);
+  expect(setCookie).toMatch(/;\s*SameSite=Strict/i);
+  expect(setCookie).toMatch(/;\s*Path=\/(;|$)/i);
+  const cookie = /^gateway_session=([^;]*)/.exec(setCookie)?.[1] ?? '';
+  expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const issued = vra
+    .issuedTokens()
+    .filter((t) => !before.has(t) && vra.tokenUser(t) === user.username);
+  expect(issued).toHaveLength(1);
+  const token = issued[0]!;
+  expect(JSON.stringify(answer.body)).not.toContain(token);
+  return { cookie, token, answer };
+}
+
+/** The requests vRA received while `action` ran. */
+async function vraRequestsDuring(action: () => Promise<void>): Promise<RecordedRequest[]> {
+  const before = vra.requests.length;
+  await action();
+  return vra.requests.slice(before);
+}
+
+/** Where a session is kept in Redis: a digest of the SHA-256 digest of the cookie, under the prefix. */
+function sessionKey(cookie: string): string {
+  const digest = createHash('sha256').update(cookie, 'utf8').digest('base64url');
+  return `${keyPrefix}session:${keyDigest([digest])}`;
+}
+
+/** Every key of the test's Redis with every value it holds, whatever the type. */
+async function everything(): Promise<Array<{ key: string; values: string[] }>> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.client.scan(cursor, 'MATCH', '*', 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return Promise.all(
+    keys.map(async (key) => {
+      const type = await redis.client.type(key);
+      const values =
+        type === 'string'
+          ? [(await redis.client.get(key)) ?? '']
+          : type === 'hash'
+            ? Object.entries(await redis.client.hgetall(key)).flat()
+            : type === 'list'
+              ? await redis.client.lrange(key, 0, -1)
+              : type === 'set'
+                ? await redis.client.smembers(key)
+                : type === 'zset'
+                  ? await redis.client.zrange(key, '0', '-1')
+                  : [`(a ${type})`];
+      return { key, values };
+    }),
+  );
+}
+
+function expectRefusedSession(answer: Answer): void {
+  expect(answer.status).toBe(401);
+  expect(answer.body.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+  expect(answer.body.data ?? null).toBeNull();
+  // The browser is told to forget the cookie.
+  expect(answer.setCookies.some((c) => /^gateway_session=;/.test(c))).toBe(true);
+}
+
+describe.skipIf(redisServer === undefined)('sessions shared by replicas through Redis', () => {
+  let a: Replica;
+  let b: Replica;
+  let c: Replica;
+
+  beforeAll(async () => {
+    redis = await startRedis(redisServer ?? 'redis-server');
+    [vro, vra, nsx] = await Promise.all([
+      startVroSimulator(),
+      startVraSimulator(),
+      startNsxSimulator(),
+    ]);
+    [a, b, c] = await Promise.all([startReplica(), startReplica(), startReplica()]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(started.map((replica) => replica.close()));
+    await Promise.all([redis.close(), vro.close(), vra.close(), nsx.close()]);
+  });
+
+  it('signs in on replica A and acts with the user’s own vRA token on replica B', async () => {
+    const { cookie, token } = await signIn(a, dba);
+    let answer: Answer | undefined;
+    const received = await vraRequestsDuring(async () => {
+      answer = await gql(b, asUser, {}, cookie);
+    });
+    expect(answer?.status).toBe(200);
+    expect(answer?.body.errors).toBeUndefined();
+    expect(answer?.body.data.viewer).toEqual({
+      name: dba.username,
+      via: 'SESSION',
+      tenant: vra.tenant,
+    });
+    const names = (answer?.body.data.entitledCatalogItems.nodes as Array<{ name: string }>).map(
+      (n) => n.name,
+    );
+    // The dba's own entitlements: the Oracle item is theirs, Windows is not.
+    expect(names).toContain('Oracle Database (restricted)');
+    expect(names).not.toContain('Windows Server 2019');
+    // B called vRA with the dba's bearer, and did not sign in again.
+    const catalog = received.filter((r) => r.path.startsWith('/catalog-service/api/consumer/'));
+    expect(catalog.length).toBeGreaterThan(0);
+    for (const request of catalog) {
+      expect(request.headers.authorization).toBe(`Bearer ${token}`);
+      expect(vra.tokenUser(bearerOf(request) ?? '')).toBe(dba.username);
+    }
+    expect(received.filter((r) => r.method === 'POST' && r.path === tokensPath)).toEqual([]);
+  });
+
+  it('keeps the session through a restart of the replica that made it', async () => {
+    const { cookie, token } = await signIn(a, dba);
+    expect((await gql(a, asUser, {}, cookie)).body.data.viewer.name).toBe(dba.username);
+    await a.close();
+    a = await startReplica();
+    let answer: Answer | undefined;
+    const received = await vraRequestsDuring(async () => {
+      answer = await gql(a, asUser, {}, cookie);
+    });
+    expect(answer?.body.errors).toBeUndefined();
+    expect(answer?.body.data.viewer).toMatchObject({ name: dba.username, via: 'SESSION' });
+    const catalog = received.filter((r) => r.path.startsWith('/catalog-service/api/consumer/'));
+    expect(catalog.length).toBeGreaterThan(0);
+    for (const request of catalog) expect(bearerOf(request)).toBe(token);
+  });
+
+  it('ends the session on every replica when it signs out on one, and deletes the vRA token', async () => {
+    const { cookie, token } = await signIn(a, dba);
+    // Every replica holds its own copy of the session before B ends it.
+    for (const replica of [a, b, c]) {
+      const answer = await gql(replica, asUser, {}, cookie);
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.viewer.name).toBe(dba.username);
+    }
+    expect(await redis.client.exists(sessionKey(cookie))).toBe(1);
+
+    const signOut = await gql(b, 'mutation { signOut }', {}, cookie);
+    expect(signOut.body).toEqual({ data: { signOut: true } });
+    expect(signOut.setCookies.some((v) => /^gateway_session=;/.test(v))).toBe(true);
+    const deletes = vra.requestsTo('DELETE', `${tokensPath}/${token}`);
+    expect(deletes).toHaveLength(1);
+    expect(bearerOf(deletes[0])).toBe(token);
+    expect(vra.tokenUser(token)).toBeUndefined();
+    expect(await redis.client.exists(sessionKey(cookie))).toBe(0);
+    // The announcement leaves B with its answer: a few ms let it reach the other replicas.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const received = await vraRequestsDuring(async () => {
+      for (const replica of [a, c, b])
+        expectRefusedSession(await gql(replica, userOnly, {}, cookie));
+    });
+    // Refused by the gateways themselves: none of them still tried the revoked token.
+    expect(received).toEqual([]);
+    // Who-am-I still answers, as nobody.
+    const viewer = await gql(c, '{ viewer { name } }', {}, cookie);
+    expect(viewer.status).toBe(200);
+    expect(viewer.body).toEqual({ data: { viewer: null } });
+  });
+
+  it('keeps in Redis neither the cookie, the vRA token, the user name nor the password', async () => {
+    const { cookie, token } = await signIn(b, developer);
+    expect((await gql(c, asUser, {}, cookie)).body.data.viewer.name).toBe(developer.username);
+    await gql(c, '{ providerByName(name: "iaas-service") { name } }', {}, cookie);
+
+    const stored = await everything();
+    const key = sessionKey(cookie);
+    expect(stored.map((s) => s.key)).toContain(key);
+    for (const { key: k, values } of stored) {
+      for (const text of [k, ...values]) {
+        for (const secretText of [cookie, token, developer.username, developer.password]) {
+          if (text.includes(secretText)) {
+            throw new Error(`Redis holds "${secretText}" in ${k}`);
+          }
+        }
+      }
+    }
+    // The session's value: sealed for its key with SESSION_SECRET, expiring with the vRA token.
+    const value = (await redis.client.get(key)) ?? '';
+    const opened: unknown = JSON.parse(new SessionCipher(secret).open(value, key) ?? 'null');
+    expect(opened).toMatchObject({
+      username: developer.username,
+      tenant: vra.tenant,
+      vraToken: token,
+    });
+    const ttl = await redis.client.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+    // Another SESSION_SECRET does not open it, nor does the right one for another key.
+    expect(new SessionCipher(otherSecret).open(value, key)).toBeUndefined();
+    expect(new SessionCipher(secret).open(value, `${key}x`)).toBeUndefined();
+  });
+
+  it('refuses the cookie on a replica with another SESSION_SECRET, and leaves the session to the others', async () => {
+    const { cookie } = await signIn(a, developer);
+    const stranger = await startReplica(otherSecret);
+    try {
+      const received = await vraRequestsDuring(async () => {
+        expectRefusedSession(await gql(stranger, userOnly, {}, cookie));
+      });
+      expect(received).toEqual([]);
+      expect((await gql(stranger, '{ viewer { name } }', {}, cookie)).body).toEqual({
+        data: { viewer: null },
+      });
+    } finally {
+      await stranger.close();
+    }
+    expect(await redis.client.exists(sessionKey(cookie))).toBe(1);
+    const fresh = await startReplica();
+    const answer = await gql(fresh, asUser, {}, cookie);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data.viewer.name).toBe(developer.username);
+    await fresh.close();
+  });
+
+  it('asks vRA for the user token once per sign-in, whichever replica serves afterwards', async () => {
+    const before = tokenRequests(vra).length;
+    const { cookie } = await signIn(c, developer);
+    for (const replica of [a, b, c, a, b, c]) {
+      expect((await gql(replica, asUser, {}, cookie)).body.errors).toBeUndefined();
+    }
+    const asked = tokenRequests(vra)
+      .slice(before)
+      .filter((r) => r.body.toString('utf8').includes(developer.username));
+    expect(asked).toHaveLength(1);
+  });
+
+  describe('while Redis is stopped or hung', () => {
+    let stopped = false;
+
+    /** Waits (polling, up to 10 s) until every replica says what it thinks of Redis. */
+    async function untilRedisIs(state: 'up' | 'unavailable'): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const states = await Promise.all(
+          [a, b, c].map(
+            async (r) =>
+              ((await (await fetch(`${r.url}/ready`)).json()) as { redis?: string }).redis,
+          ),
+        );
+        if (states.every((s) => s === state)) return;
+        if (Date.now() > deadline) throw new Error(`redis states: ${states.join(', ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
+    async function stopRedis(): Promise<void> {
+      await redis.stop();
+      stopped = true;
+      await untilRedisIs('unavailable');
+    }
+
+    afterEach(async () => {
+      redis.resume();
+      if (stopped) {
+        stopped = false;
+        await redis.restart();
+      }
+      await untilRedisIs('up');
+    }, 20_000);
+
+    it('signs out while Redis is stopped: the vRA token is deleted and the cookie cleared', async () => {
+      const { cookie, token } = await signIn(a, dba);
+      for (const replica of [a, b]) {
+        expect((await gql(replica, asUser, {}, cookie)).body.errors).toBeUndefined();
+      }
+      await stopRedis();
+      const signOut = await gql(b, 'mutation { signOut }', {}, cookie);
+      expect(signOut.body).toEqual({ data: { signOut: true } });
+      expect(signOut.setCookies.some((v) => /^gateway_session=;/.test(v))).toBe(true);
+      expect(vra.requestsTo('DELETE', `${tokensPath}/${token}`)).toHaveLength(1);
+      expect(vra.tokenUser(token)).toBeUndefined();
+    }, 30_000);
+
+    it('signs in while Redis is stopped: a session on that replica, or a clean refusal leaving no vRA token', async () => {
+      await stopRedis();
+      const before = new Set(vra.issuedTokens());
+      const answer = await gql(a, signInMutation, {
+        u: developer.username,
+        p: developer.password,
+        t: vra.tenant,
+      });
+      const live = vra
+        .issuedTokens()
+        .filter((t) => !before.has(t) && vra.tokenUser(t) === developer.username);
+      expect(answer.status, JSON.stringify(answer.body)).not.toBe(500);
+      if (answer.body.errors === undefined) {
+        // The replica keeps the session to itself until Redis is back.
+        const cookie = /^gateway_session=([^;]+)/.exec(
+          answer.setCookies.find((v) => v.startsWith('gateway_session=')) ?? '',
+        )?.[1];
+        expect(cookie).toBeDefined();
+        const viewer = await gql(a, asUser, {}, cookie);
+        expect(viewer.body.errors).toBeUndefined();
+        expect(viewer.body.data.viewer.name).toBe(developer.username);
+      } else {
+        expect(answer.body.errors[0]?.extensions?.['code']).not.toBe('INTERNAL_SERVER_ERROR');
+        expect(answer.setCookies.filter((v) => /^gateway_session=[^;]/.test(v))).toEqual([]);
+        // A token nobody holds a cookie for must not stay valid at vRA.
+        expect(live).toEqual([]);
+      }
+    }, 30_000);
+
+    it('answers a cookie this replica does not hold, while Redis hangs, without an internal error or a stack trace', async () => {
+      const { cookie } = await signIn(a, developer);
+      redis.pause();
+      const started = Date.now();
+      const response = await fetch(`${c.url}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-graphql-csrf': '1',
+          cookie: `gateway_session=${cookie}`,
+        },
+        body: JSON.stringify({ query: asUser }),
+      });
+      const text = await response.text();
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(text).not.toMatch(/node_modules|ioredis|Command timed out|\n\s+at /);
+      expect(response.headers.get('content-type') ?? '').toMatch(/json/);
+      expect(response.status, text).not.toBe(500);
+    }, 30_000);
+  });
+});
+
+describe('a replica with REDIS_URL and no SESSION_SECRET', () => {
+  const redisUrl = 'redis://127.0.0.1:6390';
+
+  it('does not load its configuration: the error names SESSION_SECRET', () => {
+    let error: unknown;
+    try {
+      loadConfig({ REDIS_URL: redisUrl });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe('SESSION_SECRET');
+    expect((error as ConfigError).message).toMatch(/^SESSION_SECRET /);
+    // Nor with a secret too short to key AES-256 from.
+    expect(() => loadConfig({ REDIS_URL: redisUrl, SESSION_SECRET: 'x'.repeat(31) })).toThrow(
+      /^SESSION_SECRET /,
+    );
+    expect(loadConfig({ REDIS_URL: redisUrl, SESSION_SECRET: 'x'.repeat(32) }).redis).toBeDefined();
+  });
+
+  it('does not start: the process exits with a configuration error naming SESSION_SECRET', async () => {
+    const child = spawnGateway({ PORT: '0', REDIS_URL: redisUrl });
+    try {
+      expect(await child.exited).toBe(1);
+      expect(child.stderr.join('\n')).toContain('SESSION_SECRET');
+      expect(child.logs().some((line) => line.msg.startsWith('GraphQL gateway ready'))).toBe(false);
+    } finally {
+      child.kill();
+    }
+  }, 20_000);
+});
