@@ -121,6 +121,8 @@ export interface NamedToken {
 export interface AuthConfig {
   /** GATEWAY_TOKENS (every scope) and GATEWAY_TOKENS_FILE (the scopes listed). */
   tokens: readonly NamedToken[];
+  /** GATEWAY_TOKENS_FILE was given: callers need a credential even while it lists no token. */
+  tokensFile: string | undefined;
   /** JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE; undefined: no JWT is accepted. */
   jwt: { jwksUrl: URL; issuer: string; audience: string } | undefined;
   /** SESSION_SCOPES: what a person signed in with `signIn` may do. */
@@ -251,6 +253,7 @@ function readAuth(read: ReturnType<typeof reader>): AuthConfig {
     );
   }
   const auditLog = read.text('AUDIT_LOG') ?? 'stdout';
+  const tokensFile = read.readableFile('GATEWAY_TOKENS_FILE');
   return {
     tokens: [
       ...read.list('GATEWAY_TOKENS').map((token, index) => ({
@@ -258,8 +261,9 @@ function readAuth(read: ReturnType<typeof reader>): AuthConfig {
         token,
         scopes: allScopes,
       })),
-      ...readTokenFile(read.readableFile('GATEWAY_TOKENS_FILE')),
+      ...readTokenFile(tokensFile),
     ],
+    tokensFile,
     jwt: readJwt(read),
     sessionScopes: scopeList(
       'SESSION_SCOPES',
@@ -474,9 +478,13 @@ function refuseOpenExposure(config: Config): void {
   }
 }
 
-/** True when callers must show a credential: a gateway token, a token file or a JWKS is configured. */
-export function authenticates(auth: Pick<AuthConfig, 'tokens' | 'jwt'>): boolean {
-  return auth.tokens.length > 0 || auth.jwt !== undefined;
+/**
+ * True when callers must show a credential: a gateway token, a token file
+ * (even one that lists none: emptying it revokes every token, it does not
+ * open the gateway) or a JWKS is configured.
+ */
+export function authenticates(auth: Pick<AuthConfig, 'tokens' | 'tokensFile' | 'jwt'>): boolean {
+  return auth.tokens.length > 0 || auth.tokensFile !== undefined || auth.jwt !== undefined;
 }
 
 function reader(env: Env) {

@@ -4,7 +4,7 @@ import { authenticates, type AuthConfig, type NamedToken } from '../config.ts';
 import { anonymous, type Caller } from './caller.ts';
 import { createJwtVerifier, JwtRejectedError, looksLikeJwt } from './jwt.ts';
 import { allScopes, isScope, type Scope } from './scopes.ts';
-import type { SessionStore } from './session-store.ts';
+import { SessionStoreUnavailableError, type SessionStore } from './session-store.ts';
 
 export const sessionCookieName = 'gateway_session';
 
@@ -13,6 +13,8 @@ export type Resolution =
   | { kind: 'caller'; caller: Caller }
   /** It carried a session cookie that no longer holds: the cookie is cleared. */
   | { kind: 'session-ended' }
+  /** It carried a session cookie that cannot be checked now (the shared store is down): the cookie stays. */
+  | { kind: 'session-unknown' }
   /** It needs a credential and carried none. */
   | { kind: 'missing' }
   /** It carried a credential that is not accepted; `reason` is safe to show. */
@@ -63,7 +65,13 @@ export class Authenticator {
     if (this.#required && authorization !== null) return this.#bearer(authorization);
     const cookie = sessionCookieOf(request);
     if (cookie !== undefined) {
-      const session = await this.#sessions.get(cookie);
+      let session;
+      try {
+        session = await this.#sessions.get(cookie);
+      } catch (error) {
+        if (error instanceof SessionStoreUnavailableError) return { kind: 'session-unknown' };
+        throw error;
+      }
       if (session === undefined) return { kind: 'session-ended' };
       return {
         kind: 'caller',

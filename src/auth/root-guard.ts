@@ -1,27 +1,36 @@
 import {
+  getArgumentValues,
   getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  type FieldNode,
+  type GraphQLField,
   type GraphQLFieldResolver,
   type GraphQLObjectType,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 import { auditArguments, generationOf, upstreamOf } from '../audit/audit-event.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import type { GatewayContext } from '../context.ts';
 import { AuditLogUnavailableError, ForbiddenError } from '../errors.ts';
-import { redactSecrets } from '../http/redact.ts';
 import type { TrailedCall } from '../http/upstream-http.ts';
+import { redactSecrets } from '../http/redact.ts';
 import type { Logger } from '../observability/logger.ts';
 import { contractCodeOf } from '../plugins/error-codes.ts';
 import type { Caller } from './caller.ts';
 
 type Resolver = GraphQLFieldResolver<unknown, GatewayContext>;
+type Field = GraphQLField<unknown, unknown>;
 
 /** The scopes a field requires (any one inner list held in full), from its `@requiresScopes`. */
-function requiredScopes(schema: GraphQLSchema, field: { astNode?: unknown }): string[][] {
+function requiredScopes(schema: GraphQLSchema, field: Field): string[][] {
   const directive = schema.getDirective('requiresScopes');
-  const node = field.astNode as Parameters<typeof getDirectiveValues>[1] | undefined;
-  if (directive === null || directive === undefined || node === undefined) return [];
-  const values = getDirectiveValues(directive, node) as { scopes?: string[][] } | undefined;
+  if (directive === null || directive === undefined || !field.astNode) return [];
+  const values = getDirectiveValues(directive, field.astNode) as
+    { scopes?: string[][] } | undefined;
   return values?.scopes ?? [];
 }
 
@@ -32,11 +41,8 @@ function holds(caller: Caller, required: readonly string[][]): boolean {
   );
 }
 
-function forbidden(field: string, required: readonly string[][], caller: Caller): ForbiddenError {
-  const wanted = required.map((all) => all.map((s) => `"${s}"`).join(' and ')).join(' or ');
-  return new ForbiddenError(
-    `${field} requires the scope ${wanted}, which the caller (${caller.name}, ${caller.via}) does not hold.`,
-  );
+function scopeText(required: readonly string[][]): string {
+  return required.map((all) => all.map((s) => `"${s}"`).join(' and ')).join(' or ');
 }
 
 /** Who an audit event names: the caller, or whom a sign-in attempt named. */
@@ -44,67 +50,183 @@ export function actorOf(context: GatewayContext): AuditActor {
   return context.auth.actor ?? { name: context.auth.caller.name, via: context.auth.caller.via };
 }
 
+/** The root fields an operation runs, in order, as graphql-js collects them (skip/include honoured). */
+function rootFields(info: GraphQLResolveInfo): FieldNode[] {
+  const fields: FieldNode[] = [];
+  const included = (node: { directives?: readonly unknown[] | undefined }): boolean => {
+    const skip = getDirectiveValues(GraphQLSkipDirective, node as FieldNode, info.variableValues);
+    const include = getDirectiveValues(
+      GraphQLIncludeDirective,
+      node as FieldNode,
+      info.variableValues,
+    );
+    return skip?.['if'] !== true && include?.['if'] !== false;
+  };
+  const visit = (set: SelectionSetNode): void => {
+    for (const selection of set.selections) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind.FIELD) fields.push(selection);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
+      else {
+        const fragment = info.fragments[selection.name.value];
+        if (fragment !== undefined) visit(fragment.selectionSet);
+      }
+    }
+  };
+  visit(info.operation.selectionSet);
+  return fields;
+}
+
+interface Guarded {
+  required: string[][];
+  field: Field;
+}
+
 /**
- * Guards every root field: one the caller lacks the scope for fails alone with
- * FORBIDDEN before its resolver runs (so before any upstream call). Every
- * mutation field also writes one audit event, allowed or denied, when it
- * completes and before the answer goes out; while the audit log cannot be
- * written, mutations are refused with AUDIT_UNAVAILABLE and not run.
+ * Guards every root field: one the caller lacks the scope for fails with
+ * FORBIDDEN before its resolver runs (so before any upstream call); the
+ * other fields of a query or subscription still answer. A mutation runs
+ * whole or not at all: its results cannot be null, so a refused field would
+ * null the answer of a field that already changed something; when any of
+ * its fields is refused, none runs. Every mutation field writes one audit
+ * event, allowed or denied, when it completes and before the answer goes
+ * out; while the audit log cannot be written, mutations are refused with
+ * AUDIT_UNAVAILABLE and not run.
  */
 export function guardRootFields(schema: GraphQLSchema, logger: Logger): GraphQLSchema {
+  const mutation = schema.getMutationType();
+  const mutationFields = new Map<string, Guarded>();
   const roots: Array<[GraphQLObjectType | null | undefined, 'resolve' | 'subscribe']> = [
     [schema.getQueryType(), 'resolve'],
-    [schema.getMutationType(), 'resolve'],
+    [mutation, 'resolve'],
     [schema.getSubscriptionType(), 'subscribe'],
   ];
-  const mutation = schema.getMutationType();
   for (const [type, hook] of roots) {
     if (type === null || type === undefined) continue;
     for (const field of Object.values(type.getFields())) {
       const required = requiredScopes(schema, field);
       const inner = (field[hook] ??
         ((source: unknown) => (source as Record<string, unknown>)[field.name])) as Resolver;
-      const name = `${type.name}.${field.name}`;
+      if (type === mutation) {
+        mutationFields.set(field.name, { required, field });
+        field[hook] = audited(inner, mutationFields, logger) as GraphQLFieldResolver<
+          unknown,
+          unknown
+        >;
+        continue;
+      }
       const checked: Resolver = (source, args, context, info) => {
-        if (!holds(context.auth.caller, required))
-          throw forbidden(name, required, context.auth.caller);
+        const { caller } = context.auth;
+        if (!holds(caller, required)) {
+          throw new ForbiddenError(
+            `${type.name}.${field.name} requires the scope ${scopeText(required)}, which the caller (${caller.name}, ${caller.via}) does not hold.`,
+          );
+        }
         return inner(source, args, context, info);
       };
-      field[hook] = type === mutation ? audited(checked, logger) : checked;
+      field[hook] = checked as GraphQLFieldResolver<unknown, unknown>;
     }
   }
   return schema;
 }
 
-function audited(resolve: Resolver, logger: Logger): Resolver {
-  return async (source, args, context, info) => {
-    const calls: TrailedCall[] = [];
-    const recorded = auditArguments(args as Record<string, unknown>);
-    const write = async (decision: 'allowed' | 'denied', outcome: string): Promise<void> => {
-      const generation = generationOf(calls);
-      const actor = actorOf(context);
-      await context.identity.audit.write({
-        time: new Date().toISOString(),
-        requestId: context.call.requestId,
-        actor: { ...actor, name: redactSecrets(actor.name, recorded.secrets) },
-        clientAddress: context.auth.clientAddress,
-        operationName: info.operation.name?.value ?? null,
-        field: info.fieldName,
-        arguments: recorded.arguments,
-        decision,
-        outcome,
-        upstream: upstreamOf(calls),
-        ...(generation === undefined ? {} : { generation }),
+/** Per mutation operation run: the refusal, once its fields are checked; `written` once its events are. */
+const refusals = new WeakMap<
+  GatewayContext,
+  { error: ForbiddenError | undefined; written: boolean }
+>();
+
+function audited(
+  resolve: Resolver,
+  fields: ReadonlyMap<string, Guarded>,
+  logger: Logger,
+): Resolver {
+  const event = (
+    context: GatewayContext,
+    info: GraphQLResolveInfo,
+    args: Record<string, unknown>,
+    calls: readonly TrailedCall[],
+    decision: 'allowed' | 'denied',
+    outcome: string,
+  ) => {
+    const recorded = auditArguments(args);
+    const actor = actorOf(context);
+    const generation = generationOf(calls);
+    return context.identity.audit.write({
+      time: new Date().toISOString(),
+      requestId: context.call.requestId,
+      actor: { ...actor, name: redactSecrets(actor.name, recorded.secrets) },
+      clientAddress: context.auth.clientAddress,
+      operationName: info.operation.name?.value ?? null,
+      field: info.fieldName,
+      arguments: recorded.arguments,
+      decision,
+      outcome,
+      upstream: upstreamOf(calls),
+      ...(generation === undefined ? {} : { generation }),
+    });
+  };
+  const refusal = (context: GatewayContext, info: GraphQLResolveInfo) => {
+    let known = refusals.get(context);
+    if (known === undefined) {
+      const { caller } = context.auth;
+      const refused = rootFields(info).flatMap((node) => {
+        const guarded = fields.get(node.name.value);
+        return guarded === undefined || holds(caller, guarded.required)
+          ? []
+          : [`${node.name.value} requires the scope ${scopeText(guarded.required)}`];
       });
-    };
+      known = {
+        error:
+          refused.length === 0
+            ? undefined
+            : new ForbiddenError(
+                `${[...new Set(refused)].join('; ')}, which the caller (${caller.name}, ${caller.via}) does not hold: no field of this mutation was run.`,
+              ),
+        written: false,
+      };
+      refusals.set(context, known);
+    }
+    return known;
+  };
+  /** The denied events of every field of a refused mutation, once (its later fields never run in graphql-js). */
+  const deny = async (context: GatewayContext, info: GraphQLResolveInfo, outcome: string) => {
+    const state = refusal(context, info);
+    if (state.written) return;
+    state.written = true;
+    for (const node of rootFields(info)) {
+      const guarded = fields.get(node.name.value);
+      if (guarded === undefined) continue;
+      let args: Record<string, unknown>;
+      try {
+        args = getArgumentValues(guarded.field, node, info.variableValues);
+      } catch {
+        args = {};
+      }
+      await event(context, { ...info, fieldName: node.name.value }, args, [], 'denied', outcome);
+    }
+  };
+  return async (source, args, context, info) => {
+    const refused = refusal(context, info).error;
+    if (refused !== undefined) {
+      await deny(context, info, 'FORBIDDEN').catch(() => {});
+      throw refused;
+    }
     if (!(await context.identity.audit.ready())) {
       // Written if it can be: a write that succeeds makes the log usable again.
-      await write('denied', 'AUDIT_UNAVAILABLE').catch(() => {});
+      await event(
+        context,
+        info,
+        args as Record<string, unknown>,
+        [],
+        'denied',
+        'AUDIT_UNAVAILABLE',
+      ).catch(() => {});
       throw new AuditLogUnavailableError();
     }
+    const calls: TrailedCall[] = [];
     context.trail.current = calls;
     let outcome = 'ok';
-    let decision: 'allowed' | 'denied' = 'allowed';
     try {
       return await resolve(source, args, context, info);
     } catch (error) {
@@ -112,20 +234,21 @@ function audited(resolve: Resolver, logger: Logger): Resolver {
         error instanceof Error && 'extensions' in error
           ? contractCodeOf(error as never)
           : 'INTERNAL_SERVER_ERROR';
-      if (error instanceof ForbiddenError && calls.length === 0) decision = 'denied';
       throw error;
     } finally {
       context.trail.current = undefined;
-      await write(decision, outcome).catch((error: unknown) => {
-        logger.error(
-          {
-            field: info.fieldName,
-            requestId: context.call.requestId,
-            reason: (error as Error).message,
-          },
-          'audit event not written: mutations are refused until the audit log can be written again',
-        );
-      });
+      await event(context, info, args as Record<string, unknown>, calls, 'allowed', outcome).catch(
+        (error: unknown) => {
+          logger.error(
+            {
+              field: info.fieldName,
+              requestId: context.call.requestId,
+              reason: (error as Error).message,
+            },
+            'audit event not written: mutations are refused until the audit log can be written again',
+          );
+        },
+      );
     }
   };
 }

@@ -27,6 +27,20 @@ interface Held {
 
 const endedChannel = 'session-ended';
 
+/** vRA's longest token lifetime by default (24 h): an ended session is remembered that long at most. */
+const maxSessionMs = 24 * 60 * 60 * 1000;
+
+/**
+ * The session of a cookie cannot be told: this replica does not hold it and
+ * the shared store cannot be asked now. Not an ended session: the cookie stays.
+ */
+export class SessionStoreUnavailableError extends Error {
+  constructor() {
+    super('Sessions cannot be checked right now: the shared session store is unavailable.');
+    this.name = 'SessionStoreUnavailableError';
+  }
+}
+
 /** The store's name for a cookie value: its digest. The cookie itself is never kept. */
 function digestOf(cookie: string): string {
   return createHash('sha256').update(cookie, 'utf8').digest('base64url');
@@ -50,6 +64,8 @@ function isSession(value: unknown): value is Session {
  */
 export class SessionStore {
   readonly #local = new Map<string, Held>();
+  /** Digests of sessions ended here, until they would have expired: known ended while Redis is down. */
+  readonly #ended = new Map<string, number>();
   readonly #remote: RemoteStore | undefined;
   readonly #cipher: SessionCipher | undefined;
   readonly #now: () => number;
@@ -61,9 +77,10 @@ export class SessionStore {
       if (options.secret === undefined) throw new Error('Sessions kept in Redis need a secret.');
       this.#remote = options.remote;
       this.#cipher = new SessionCipher(options.secret);
-      this.#unsubscribe = options.remote.subscribe(options.remote.key(endedChannel), (digest) =>
-        this.#drop(digest),
-      );
+      this.#unsubscribe = options.remote.subscribe(options.remote.key(endedChannel), (digest) => {
+        this.#remember(digest);
+        this.#drop(digest);
+      });
     }
   }
 
@@ -75,18 +92,29 @@ export class SessionStore {
     const ttl = session.expiresAt - this.#now();
     if (this.#remote !== undefined && this.#cipher !== undefined && ttl > 0) {
       const key = this.#key(digest);
-      await this.#remote.set(key, this.#cipher.seal(JSON.stringify(session), key), ttl);
+      // Redis down: the session still holds on this replica (the store's callers never fail for it).
+      await this.#remote
+        .set(key, this.#cipher.seal(JSON.stringify(session), key), ttl)
+        .catch(() => {});
     }
     return cookie;
   }
 
-  /** The live session of a cookie, or undefined (unknown, ended, expired). */
+  /**
+   * The live session of a cookie, or undefined (unknown, ended, expired).
+   * Throws SessionStoreUnavailableError when only the shared store could
+   * tell and it cannot be asked.
+   */
   async get(cookie: string): Promise<Session | undefined> {
     const digest = digestOf(cookie);
     let session = this.#local.get(digest)?.session;
-    if (session === undefined && this.#remote?.available === true && this.#cipher !== undefined) {
+    if (session === undefined && this.#ended.has(digest)) return undefined;
+    if (session === undefined && this.#remote !== undefined && this.#cipher !== undefined) {
+      if (!this.#remote.available) throw new SessionStoreUnavailableError();
       const key = this.#key(digest);
-      const sealed = await this.#remote.get(key);
+      const sealed = await this.#remote.get(key).catch(() => {
+        throw new SessionStoreUnavailableError();
+      });
       const plain = sealed === undefined ? undefined : this.#cipher.open(sealed, key);
       const parsed: unknown = plain === undefined ? undefined : JSON.parse(plain);
       if (isSession(parsed)) {
@@ -104,10 +132,12 @@ export class SessionStore {
   /** Ends the session of a cookie here and on every replica. */
   async end(cookie: string): Promise<void> {
     const digest = digestOf(cookie);
+    this.#remember(digest);
     this.#drop(digest);
     if (this.#remote !== undefined) {
-      await this.#remote.delete(this.#key(digest));
-      await this.#remote.publish(this.#remote.key(endedChannel), digest);
+      // Redis down: it forgets the session when its TTL ends; the vRA token is deleted anyway.
+      await this.#remote.delete(this.#key(digest)).catch(() => {});
+      await this.#remote.publish(this.#remote.key(endedChannel), digest).catch(() => {});
     }
   }
 
@@ -118,6 +148,15 @@ export class SessionStore {
 
   #key(digest: string): string {
     return this.#remote?.key('session', digest) ?? digest;
+  }
+
+  #remember(digest: string): void {
+    const now = this.#now();
+    const until = this.#local.get(digest)?.session.expiresAt ?? now + maxSessionMs;
+    if (this.#ended.size >= 10_000) {
+      for (const [old, end] of this.#ended) if (end <= now) this.#ended.delete(old);
+    }
+    this.#ended.set(digest, until);
   }
 
   #hold(digest: string, session: Session): void {

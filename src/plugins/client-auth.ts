@@ -49,6 +49,20 @@ export function clientAuth(
         setRequestAuth(request, { caller: nobody, clientAddress, setCookies });
         return;
       }
+      if (resolution.kind === 'session-unknown') {
+        // Not ended: the same cookie works again once the replicas' store answers.
+        payload.endResponse(
+          errorResponse(
+            503,
+            'UNAUTHENTICATED',
+            'The session cannot be checked right now: try again shortly.',
+            {
+              'retry-after': '5',
+            },
+          ),
+        );
+        return;
+      }
       payload.endResponse(
         ended
           ? refuse('The session has ended: sign in again.', { 'set-cookie': cookies.clear() })
