@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/observability/logger.ts';
-import { type GraphQLAnswer, type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
+import {
+  type GraphQLAnswer,
+  listen,
+  type Stack,
+  startStack,
+  upstreamCalls,
+} from '../helpers/stack.ts';
 
 const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
 const dba = { username: 'dba@vsphere.local', password: 'dba-simulator' };
@@ -216,6 +222,33 @@ describe('brute force', () => {
     // another user's sign-in is not held back, and does not free the victim's name
     expect((await signIn(developer)).answer.data.signIn.name).toBe(developer.username);
     expect((await signIn({ ...victim, password: 'tester-simulator' })).answer.status).toBe(429);
+  });
+});
+
+describe('brute force from one address', () => {
+  it('refuses sign-ins from a client address after 20 failures within the window, whatever the user name', async () => {
+    const server = await listen(stack.gateway);
+    try {
+      const attempt = async (username: string, password: string) => {
+        const response = await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-graphql-csrf': '1' },
+          body: JSON.stringify({ query: signInMutation, variables: { u: username, p: password } }),
+        });
+        return { status: response.status, body: (await response.json()) };
+      };
+      for (let i = 0; i < 20; i += 1) {
+        const { body } = await attempt(`spray-${i}@vsphere.local`, 'guess');
+        expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      }
+      const before = stack.vra.requests.length;
+      const refused = await attempt(dba.username, dba.password);
+      expect(refused.status).toBe(429);
+      expect(refused.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(stack.vra.requests.length).toBe(before);
+    } finally {
+      await server.close();
+    }
   });
 });
 
