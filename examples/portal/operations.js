@@ -8,8 +8,49 @@
 /** @type {typeof import('./generated/gql.ts').graphql} */
 const graphql = /** @type {any} */ ((/** @type {string} */ source) => source);
 
+/** Who is calling: null without a session (or gateway token). */
+export const Viewer = graphql(`
+  query PortalViewer {
+    viewer {
+      name
+      via
+      tenant
+      scopes
+      expiresAt
+    }
+  }
+`);
+
+/** The password goes in the body's variables only: never in a URL, storage or log. */
+export const SignIn = graphql(`
+  mutation PortalSignIn($username: String!, $password: String!, $tenant: String) {
+    signIn(username: $username, password: $password, tenant: $tenant) {
+      name
+      via
+      tenant
+      scopes
+      expiresAt
+    }
+  }
+`);
+
+export const SignOut = graphql(`
+  mutation PortalSignOut {
+    signOut
+  }
+`);
+
+/**
+ * The caller's entitled items. `viewer` comes along: where
+ * the gateway lets anonymous callers act as its service account, a session
+ * that ended without a 401 (signed out in another tab) shows as a null viewer
+ * rather than as the service account's catalog.
+ */
 export const EntitledItems = graphql(`
   query PortalEntitledItems {
+    viewer {
+      name
+    }
     entitledCatalogItems(first: 20) {
       nodes {
         id
@@ -20,6 +61,24 @@ export const EntitledItems = graphql(`
           name
         }
         requestTemplate
+      }
+    }
+  }
+`);
+
+/** The caller's latest catalog requests (vRA shows each user their own). */
+export const MyRequests = graphql(`
+  query PortalMyRequests {
+    viewer {
+      name
+    }
+    catalogRequests(first: 8) {
+      nodes {
+        id
+        requestNumber
+        state
+        description
+        dateCreated
       }
     }
   }
@@ -87,6 +146,9 @@ export const RunAction = graphql(`
 
 export const Workflows = graphql(`
   query PortalWorkflows($nameContains: String) {
+    viewer {
+      name
+    }
     workflows(filter: { nameContains: $nameContains }, first: 30) {
       nodes {
         id

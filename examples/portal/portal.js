@@ -1,4 +1,4 @@
-import { gatewayToken, request, setGatewayToken, subscribe } from './client.js';
+import { gatewayToken, onSessionEnded, request, setGatewayToken, subscribe } from './client.js';
 import { badge, failure, h, show, when } from './dom.js';
 import { templateForm, workflowForm } from './forms.js';
 import {
@@ -6,11 +6,15 @@ import {
   EntitledItems,
   FollowRequest,
   FollowRun,
+  MyRequests,
   RequestItem,
   RequestResources,
   RunAction,
   RunLogs,
   RunWorkflow,
+  SignIn,
+  SignOut,
+  Viewer,
   WorkflowForm,
   Workflows,
 } from './operations.js';
@@ -18,8 +22,9 @@ import {
 /** @typedef {import('./generated/graphql.ts').PortalEntitledItemsQuery} EntitledItemsQuery */
 /** @typedef {NonNullable<EntitledItemsQuery['entitledCatalogItems']>['nodes'][number]} EntitledItem */
 /** @typedef {NonNullable<NonNullable<import('./generated/graphql.ts').PortalRequestResourcesQuery['catalogRequest']>['resources']>[number]} Resource */
+/** @typedef {NonNullable<import('./generated/graphql.ts').PortalViewerQuery['viewer']>} SignedIn */
 
-/** Subscriptions of the screen on view; a new screen ends them. */
+/** Subscriptions and pending answers of the screen on view; a new screen ends them. */
 let screen = new AbortController();
 
 function newScreen() {
@@ -28,16 +33,261 @@ function newScreen() {
   return screen.signal;
 }
 
+// ---------------------------------------------------------------- who is calling
+
+/**
+ * The person signed in (or the gateway token in use); null on the sign-in form.
+ * @type {SignedIn | null}
+ */
+let viewer = null;
+
+/**
+ * Fires when the session's time is up.
+ * @type {ReturnType<typeof setTimeout> | undefined}
+ */
+let expiry;
+
+const sessionEnded = 'Your session has ended: sign in again.';
+
+/**
+ * True when the caller holds `scope`: what it does not allow is not offered.
+ * @param {'read' | 'workflow:run' | 'catalog:request'} scope
+ */
+function may(scope) {
+  return viewer !== null && viewer.scopes.includes(scope);
+}
+
+/** @param {string} id */
+function input(id) {
+  return /** @type {HTMLInputElement} */ (document.getElementById(id));
+}
+
+/**
+ * Leaves whatever was on view for the sign-in form: nothing of the catalog or
+ * the workflows stays in the page.
+ * @param {{ notice?: string, alert?: string }} [message]
+ */
+function showSignIn(message = {}) {
+  newScreen();
+  viewer = null;
+  clearTimeout(expiry);
+  // a gateway token that got us here is not taken: only a session (or a new token) goes on
+  setGatewayToken('');
+  for (const id of [
+    'account',
+    'catalog-items',
+    'catalog-requests',
+    'catalog-detail',
+    'catalog-progress',
+    'catalog-resources',
+    'workflow-list',
+    'workflow-detail',
+    'workflow-run',
+    'token-message',
+  ]) {
+    show(id);
+  }
+  document.getElementById('starting')?.remove();
+  for (const element of document.querySelectorAll('nav, main > section')) {
+    element.toggleAttribute('hidden', element.id !== 'sign-in');
+  }
+  show(
+    'sign-in-message',
+    message.alert === undefined ? null : h('p', { class: 'error', role: 'alert' }, message.alert),
+    message.notice === undefined
+      ? null
+      : h('p', { class: 'notice', role: 'status' }, message.notice),
+  );
+  const password = input('password');
+  password.value = '';
+  if (input('username').value === '') input('username').focus();
+  else password.focus();
+}
+
+/**
+ * Keeps `who` as the caller, and asks again once their session's time is up.
+ * @param {SignedIn} who
+ */
+function hold(who) {
+  viewer = who;
+  clearTimeout(expiry);
+  if (who.expiresAt === null) return;
+  // setTimeout holds at most 2^31 - 1 ms: a later expiry is asked about again then; an
+  // expiry already past by this browser's clock (a clock ahead of the gateway's) every minute
+  const left = Date.parse(who.expiresAt) - Date.now();
+  const wait = Math.min(left > 0 ? left + 1000 : 60_000, 2 ** 31 - 1);
+  expiry = setTimeout(() => void confirmSession(), wait);
+}
+
+/**
+ * Shows the portal as `who` may use it.
+ * @param {SignedIn} who
+ */
+function enter(who) {
+  hold(who);
+  const signOutButton = h('button', { type: 'button', id: 'sign-out' }, 'Sign out');
+  signOutButton.addEventListener('click', () => void signOut(signOutButton));
+  show(
+    'account',
+    h(
+      'span',
+      { class: 'viewer' },
+      who.via === 'TOKEN' ? 'Token ' : 'Signed in as ',
+      h('strong', { id: 'viewer-name' }, who.name),
+      who.tenant === null ? null : h('span', { id: 'viewer-tenant', class: 'tenant' }, who.tenant),
+    ),
+    signOutButton,
+  );
+  document.getElementById('starting')?.remove();
+  document.getElementById('sign-in')?.setAttribute('hidden', '');
+  document.querySelector('nav')?.removeAttribute('hidden');
+  show('sign-in-message');
+  openTab(location.hash === '#workflows' ? 'workflows' : 'catalog');
+}
+
+/**
+ * Asks the gateway who is calling; back to the sign-in form when it is no
+ * longer the person on view (the session ended, or was replaced in another tab).
+ */
+async function confirmSession() {
+  const expected = viewer?.name;
+  if (expected === undefined) return;
+  try {
+    const data = await request(Viewer, {}, { signingIn: true });
+    // signed out, or in again, meanwhile: that has settled it
+    if (viewer?.name !== expected) return;
+    if (data.viewer?.name === expected) hold(data.viewer);
+    else showSignIn({ notice: sessionEnded });
+  } catch {
+    // the gateway cannot tell now: the next call will
+  }
+}
+
+onSessionEnded((error) => {
+  if (viewer === null) return;
+  // a 401 is the gateway's own word; an UNAUTHENTICATED error may be an upstream's about its service account
+  if (error.status === 401) showSignIn({ notice: sessionEnded });
+  else void confirmSession();
+});
+
+/**
+ * An answer's `viewer` tells whether the session still holds: where the
+ * gateway lets anonymous callers act as its service account, a session ended
+ * elsewhere answers data, but not the user's.
+ * @param {{ viewer: { name: string } | null }} data
+ */
+function stillSignedIn(data) {
+  if (viewer !== null && data.viewer?.name === viewer.name) return true;
+  showSignIn({ notice: sessionEnded });
+  return false;
+}
+
+/**
+ * What went wrong with a sign-in, in words for the form.
+ * @param {unknown} error
+ */
+function signInProblem(error) {
+  if (error instanceof TypeError) return `The gateway cannot be reached (${error.message}).`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** @param {SubmitEvent} event */
+async function signIn(event) {
+  event.preventDefault();
+  const form = /** @type {HTMLFormElement} */ (event.currentTarget);
+  const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+  const username = input('username').value.trim();
+  const password = input('password');
+  const tenant = input('tenant').value.trim();
+  if (username === '' || password.value === '') {
+    show(
+      'sign-in-message',
+      h('p', { class: 'error', role: 'alert' }, 'Enter your user name and password.'),
+    );
+    return;
+  }
+  show('sign-in-message', h('p', { class: 'muted' }, 'Signing in…'));
+  button.disabled = true;
+  try {
+    const data = await request(
+      SignIn,
+      { username, password: password.value, tenant: tenant === '' ? null : tenant },
+      { signingIn: true },
+    );
+    password.value = '';
+    enter(data.signIn);
+  } catch (error) {
+    password.value = '';
+    show('sign-in-message', h('p', { class: 'error', role: 'alert' }, signInProblem(error)));
+    password.focus();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** @param {SubmitEvent} event */
+async function useToken(event) {
+  event.preventDefault();
+  const field = input('token');
+  const token = field.value.trim();
+  field.value = '';
+  if (token === '') return;
+  setGatewayToken(token);
+  try {
+    const data = await request(Viewer, {}, { signingIn: true });
+    if (data.viewer === null) {
+      setGatewayToken('');
+      show(
+        'token-message',
+        h(
+          'p',
+          { class: 'error', role: 'alert' },
+          'This gateway takes no gateway tokens: sign in with your vRA account.',
+        ),
+      );
+    } else {
+      enter(data.viewer);
+    }
+  } catch (error) {
+    setGatewayToken('');
+    show(
+      'token-message',
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        error instanceof Error && 'status' in error && error.status === 401
+          ? 'The gateway does not accept this token.'
+          : signInProblem(error),
+      ),
+    );
+  }
+}
+
+/** @param {HTMLButtonElement} button */
+async function signOut(button) {
+  button.disabled = true;
+  try {
+    // a gateway token is simply forgotten; a session is ended at the gateway (and its vRA token deleted)
+    if (gatewayToken() === '') await request(SignOut, {}, { signingIn: true });
+    showSignIn({ notice: 'You have signed out.' });
+  } catch (error) {
+    button.disabled = false;
+    show('account', failure(error), button);
+  }
+}
+
 // ---------------------------------------------------------------- catalog
 
 async function showCatalog() {
-  newScreen();
+  const signal = newScreen();
   show('catalog-detail');
   show('catalog-progress');
   show('catalog-resources');
   show('catalog-items', h('p', { class: 'muted' }, 'Loading the catalog…'));
+  void showMyRequests(signal);
   try {
     const data = await request(EntitledItems, {});
+    if (signal.aborted || !stillSignedIn(data)) return;
     const items = data.entitledCatalogItems?.nodes ?? [];
     show(
       'catalog-items',
@@ -52,7 +302,41 @@ async function showCatalog() {
       ),
     );
   } catch (error) {
-    show('catalog-items', failure(error));
+    if (!signal.aborted) show('catalog-items', failure(error));
+  }
+}
+
+/**
+ * The caller's latest requests, under the catalog.
+ * @param {AbortSignal} signal
+ */
+async function showMyRequests(signal) {
+  try {
+    const data = await request(MyRequests, {});
+    if (signal.aborted || !stillSignedIn(data)) return;
+    const requests = data.catalogRequests?.nodes ?? [];
+    show(
+      'catalog-requests',
+      h('h3', {}, 'Your requests'),
+      requests.length === 0 ? h('p', { class: 'muted' }, 'None yet.') : null,
+      h(
+        'ul',
+        { class: 'requests' },
+        requests.map((item) =>
+          h(
+            'li',
+            { 'data-request-id': item.id },
+            h('span', {}, `#${item.requestNumber ?? '?'} `),
+            badge(item.state),
+            ' ',
+            item.description ?? '',
+            h('small', {}, when(item.dateCreated)),
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    if (!signal.aborted) show('catalog-requests', h('h3', {}, 'Your requests'), failure(error));
   }
 }
 
@@ -72,6 +356,7 @@ function showItem(item) {
   const message = h('div', { class: 'message' });
   const submit = async (/** @type {Event} */ event) => {
     event.preventDefault();
+    if (!may('catalog:request')) return;
     message.replaceChildren();
     try {
       const data = form.read();
@@ -84,9 +369,10 @@ function showItem(item) {
           data,
         },
       });
+      void showMyRequests(signal);
       await followRequest(answer.requestCatalogItem.request.id, 'catalog-progress', signal, true);
     } catch (error) {
-      message.replaceChildren(failure(error));
+      if (!signal.aborted) message.replaceChildren(failure(error));
     }
   };
   show(
@@ -105,7 +391,13 @@ function showItem(item) {
       ),
       h('div', { class: 'field' }, h('label', { for: 'request-reasons' }, 'Reasons'), reasons),
       form.element,
-      h('button', { type: 'submit', class: 'primary' }, 'Request'),
+      may('catalog:request')
+        ? h('button', { type: 'submit', class: 'primary', 'data-order': item.id }, 'Request')
+        : h(
+            'p',
+            { class: 'notice', id: 'order-not-allowed' },
+            'You may look at this item but not order it: your account lacks the scope catalog:request.',
+          ),
       message,
     ),
   );
@@ -139,6 +431,7 @@ async function followRequest(id, target, signal, withResources) {
     timeline.append(h('li', {}, failure(error)));
     return;
   }
+  if (last?.final === true) void showMyRequests(signal);
   if (withResources && last?.final === true) await showResources(id, signal);
 }
 
@@ -149,6 +442,7 @@ async function followRequest(id, target, signal, withResources) {
 async function showResources(requestId, signal) {
   try {
     const data = await request(RequestResources, { id: requestId });
+    if (signal.aborted) return;
     const resources = data.catalogRequest?.resources ?? [];
     show(
       'catalog-resources',
@@ -157,7 +451,7 @@ async function showResources(requestId, signal) {
       resources.map((resource) => resourceCard(resource, signal)),
     );
   } catch (error) {
-    show('catalog-resources', failure(error));
+    if (!signal.aborted) show('catalog-resources', failure(error));
   }
 }
 
@@ -188,7 +482,7 @@ function resourceCard(resource, signal) {
     h(
       'div',
       { class: 'actions' },
-      resource.actions.map((action) =>
+      (may('catalog:request') ? resource.actions : []).map((action) =>
         h(
           'button',
           {
@@ -218,7 +512,7 @@ async function runAction(resourceId, actionId, progress, signal) {
     progress.id = `action-${id}`;
     await followRequest(id, progress.id, signal, false);
   } catch (error) {
-    progress.replaceChildren(failure(error));
+    if (!signal.aborted) progress.replaceChildren(failure(error));
   }
 }
 
@@ -226,13 +520,14 @@ async function runAction(resourceId, actionId, progress, signal) {
 
 /** @param {string} nameContains */
 async function showWorkflows(nameContains) {
-  newScreen();
+  const signal = newScreen();
   show('workflow-detail');
   show('workflow-run');
   try {
     const data = await request(Workflows, {
       nameContains: nameContains === '' ? null : nameContains,
     });
+    if (signal.aborted || !stillSignedIn(data)) return;
     const workflows = data.workflows?.nodes ?? [];
     show(
       'workflow-list',
@@ -252,7 +547,7 @@ async function showWorkflows(nameContains) {
       ),
     );
   } catch (error) {
-    show('workflow-list', failure(error));
+    if (!signal.aborted) show('workflow-list', failure(error));
   }
 }
 
@@ -263,6 +558,7 @@ async function showWorkflow(id) {
   show('workflow-detail', h('p', { class: 'muted' }, 'Loading the form…'));
   try {
     const data = await request(WorkflowForm, { id });
+    if (signal.aborted) return;
     const workflow = data.workflow;
     if (workflow === null) {
       show('workflow-detail', h('p', { class: 'error' }, 'This workflow no longer exists.'));
@@ -272,13 +568,14 @@ async function showWorkflow(id) {
     const message = h('div', { class: 'message' });
     const submit = async (/** @type {Event} */ event) => {
       event.preventDefault();
+      if (!may('workflow:run')) return;
       message.replaceChildren();
       try {
         const inputs = form.read();
         const answer = await request(RunWorkflow, { id, inputs });
         await followRun(id, answer.runWorkflow.execution.id, signal);
       } catch (error) {
-        message.replaceChildren(failure(error));
+        if (!signal.aborted) message.replaceChildren(failure(error));
       }
     };
     show(
@@ -289,7 +586,13 @@ async function showWorkflow(id) {
         h('h2', {}, workflow.name),
         h('p', { class: 'muted' }, workflow.description ?? ''),
         form.element,
-        h('button', { type: 'submit', class: 'primary' }, 'Run'),
+        may('workflow:run')
+          ? h('button', { type: 'submit', class: 'primary' }, 'Run')
+          : h(
+              'p',
+              { class: 'notice', id: 'run-not-allowed' },
+              'You may look at this workflow but not run it: your account lacks the scope workflow:run.',
+            ),
         message,
       ),
       h(
@@ -309,7 +612,7 @@ async function showWorkflow(id) {
       ),
     );
   } catch (error) {
-    show('workflow-detail', failure(error));
+    if (!signal.aborted) show('workflow-detail', failure(error));
   }
 }
 
@@ -344,7 +647,7 @@ async function followRun(workflowId, executionId, signal) {
       { class: 'panel', 'data-execution': executionId },
       h('h3', {}, 'Run'),
       state,
-      cancel,
+      may('workflow:run') ? cancel : null,
       h('h4', {}, 'Log'),
       logs,
       outputs,
@@ -395,6 +698,7 @@ async function followRun(workflowId, executionId, signal) {
 
 /** @param {'catalog' | 'workflows'} tab */
 function openTab(tab) {
+  if (viewer === null) return;
   for (const section of document.querySelectorAll('main > section')) {
     section.toggleAttribute('hidden', section.id !== tab);
   }
@@ -405,9 +709,6 @@ function openTab(tab) {
   else void showWorkflows('');
 }
 
-const token = /** @type {HTMLInputElement} */ (document.getElementById('token'));
-token.value = gatewayToken();
-token.addEventListener('change', () => setGatewayToken(token.value.trim()));
 for (const button of document.querySelectorAll('nav button')) {
   button.addEventListener('click', () =>
     openTab(button.getAttribute('data-tab') === 'workflows' ? 'workflows' : 'catalog'),
@@ -418,4 +719,22 @@ document.getElementById('workflow-search')?.addEventListener('submit', (event) =
   const query = /** @type {HTMLInputElement} */ (document.getElementById('workflow-query'));
   void showWorkflows(query.value.trim());
 });
-openTab(location.hash === '#workflows' ? 'workflows' : 'catalog');
+document
+  .getElementById('sign-in-form')
+  ?.addEventListener('submit', (event) => void signIn(/** @type {SubmitEvent} */ (event)));
+document
+  .getElementById('token-form')
+  ?.addEventListener('submit', (event) => void useToken(/** @type {SubmitEvent} */ (event)));
+
+/** On load: the portal as the caller may use it, or the sign-in form. */
+async function start() {
+  try {
+    const data = await request(Viewer, {}, { signingIn: true });
+    if (data.viewer === null) showSignIn();
+    else enter(data.viewer);
+  } catch (error) {
+    showSignIn({ alert: signInProblem(error) });
+  }
+}
+
+void start();

@@ -11,6 +11,8 @@ const shots = new URL('../../test-results/portal/', import.meta.url);
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
 const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
 const waitForSignal = 'a28defe3-9bf0-4273-9247-6f57a5e5a5ab';
+/** A default user of the vRA simulator, entitled to CentOS 7 Machine (src/simulators/vra/users.ts). */
+const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
 
 describe.skipIf(missing)(
   `The self-service portal in a real browser${missing ? ` (skipped: ${chromiumPath} is absent)` : ''}`,
@@ -44,13 +46,29 @@ describe.skipIf(missing)(
       await stack?.close();
     });
 
-    it('lists the entitled catalog items, served entirely by the gateway', async () => {
+    it('asks who is calling, shows the sign-in form, and signs the developer in', async () => {
       await page!.goto(`${server!.url}/portal`, { waitUntil: 'load' });
       expect(new URL(page!.url()).pathname).toBe('/portal/');
+      const form = page!.locator('#sign-in-form');
+      await form.waitFor({ state: 'visible', timeout: 30_000 });
+      expect(await page!.locator('#catalog').isHidden()).toBe(true);
+      await page!.locator('#username').fill(developer.username);
+      await page!.locator('#password').fill(developer.password);
+      expect(await page!.locator('#tenant').inputValue()).toBe('vsphere.local');
+      await form.locator('button[type=submit]').click();
+      await page!.locator('#sign-out').waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#account').innerText()).toContain(developer.username);
+      expect(await form.isHidden()).toBe(true);
+    }, 60_000);
+
+    it("lists the developer's entitled catalog items, served entirely by the gateway", async () => {
       const card = page!.locator(`[data-item="${centos}"]`);
       await card.waitFor({ timeout: 30_000 });
       expect(await card.innerText()).toContain('CentOS 7 Machine');
       expect(await page!.locator('#catalog-items .card').count()).toBeGreaterThan(1);
+      await expect
+        .poll(() => page!.locator('#catalog-requests').innerText(), { timeout: 30_000 })
+        .toContain('Your requests');
       await shoot('01-catalog');
     }, 60_000);
 
@@ -78,6 +96,13 @@ describe.skipIf(missing)(
       expect(sent.description).toBe('Portal test machine');
       expect(sent.data.vSphere_Machine_1.data.cpu).toBe(2);
       expect(sent.data.vSphere_Machine_1.data.memory).toBe(2048);
+      // sent with the developer's own vRA token, not the gateway's service account
+      const bearer = /^Bearer (.+)$/.exec(posted[0]!.headers['authorization'] ?? '')?.[1] ?? '';
+      expect(stack!.vra.tokenUser(bearer)).toBe(developer.username);
+      // the request then shows among the developer's requests
+      await expect
+        .poll(() => page!.locator('#catalog-requests').innerText(), { timeout: 30_000 })
+        .toContain('Portal test machine');
     }, 60_000);
 
     it('then shows the machine with its actions, and runs one to its end', async () => {

@@ -13,12 +13,16 @@ import * as types from './graphql.js';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-  '\n  query PortalEntitledItems {\n    entitledCatalogItems(first: 20) {\n      nodes {\n        id\n        name\n        description\n        businessGroups {\n          id\n          name\n        }\n        requestTemplate\n      }\n    }\n  }\n': typeof types.PortalEntitledItemsDocument;
+  '\n  query PortalViewer {\n    viewer {\n      name\n      via\n      tenant\n      scopes\n      expiresAt\n    }\n  }\n': typeof types.PortalViewerDocument;
+  '\n  mutation PortalSignIn($username: String!, $password: String!, $tenant: String) {\n    signIn(username: $username, password: $password, tenant: $tenant) {\n      name\n      via\n      tenant\n      scopes\n      expiresAt\n    }\n  }\n': typeof types.PortalSignInDocument;
+  '\n  mutation PortalSignOut {\n    signOut\n  }\n': typeof types.PortalSignOutDocument;
+  '\n  query PortalEntitledItems {\n    viewer {\n      name\n    }\n    entitledCatalogItems(first: 20) {\n      nodes {\n        id\n        name\n        description\n        businessGroups {\n          id\n          name\n        }\n        requestTemplate\n      }\n    }\n  }\n': typeof types.PortalEntitledItemsDocument;
+  '\n  query PortalMyRequests {\n    viewer {\n      name\n    }\n    catalogRequests(first: 8) {\n      nodes {\n        id\n        requestNumber\n        state\n        description\n        dateCreated\n      }\n    }\n  }\n': typeof types.PortalMyRequestsDocument;
   '\n  mutation PortalRequestItem($input: RequestCatalogItemInput!) {\n    requestCatalogItem(input: $input) {\n      request {\n        id\n        requestNumber\n        state\n        phase\n      }\n    }\n  }\n': typeof types.PortalRequestItemDocument;
   '\n  subscription PortalFollowRequest($id: ID!) {\n    catalogRequest(id: $id) {\n      id\n      requestNumber\n      state\n      phase\n      final\n      dateCompleted\n    }\n  }\n': typeof types.PortalFollowRequestDocument;
   '\n  query PortalRequestResources($id: ID!) {\n    catalogRequest(id: $id) {\n      id\n      state\n      resources {\n        id\n        name\n        resourceType\n        status\n        data\n        actions {\n          id\n          name\n          description\n        }\n      }\n    }\n  }\n': typeof types.PortalRequestResourcesDocument;
   '\n  mutation PortalRunAction($input: RequestResourceActionInput!) {\n    requestResourceAction(input: $input) {\n      request {\n        id\n        requestNumber\n        state\n        phase\n      }\n    }\n  }\n': typeof types.PortalRunActionDocument;
-  '\n  query PortalWorkflows($nameContains: String) {\n    workflows(filter: { nameContains: $nameContains }, first: 30) {\n      nodes {\n        id\n        name\n        categoryName\n      }\n    }\n  }\n': typeof types.PortalWorkflowsDocument;
+  '\n  query PortalWorkflows($nameContains: String) {\n    viewer {\n      name\n    }\n    workflows(filter: { nameContains: $nameContains }, first: 30) {\n      nodes {\n        id\n        name\n        categoryName\n      }\n    }\n  }\n': typeof types.PortalWorkflowsDocument;
   '\n  query PortalWorkflowForm($id: ID!) {\n    workflow(id: $id) {\n      id\n      name\n      description\n      form {\n        fields {\n          name\n          type\n          label\n          description\n          required\n          hidden\n          step\n          group\n          choices\n          defaultValue\n        }\n      }\n      executions(first: 5) {\n        nodes {\n          id\n          state\n          startDate\n          startedBy\n        }\n      }\n    }\n  }\n': typeof types.PortalWorkflowFormDocument;
   '\n  mutation PortalRunWorkflow($id: ID!, $inputs: [WorkflowParameterInput!]) {\n    runWorkflow(workflowId: $id, inputs: $inputs) {\n      execution {\n        id\n        state\n      }\n    }\n  }\n': typeof types.PortalRunWorkflowDocument;
   '\n  subscription PortalFollowRun($workflowId: ID!, $executionId: ID!) {\n    workflowExecution(workflowId: $workflowId, executionId: $executionId) {\n      id\n      state\n      endDate\n      exception\n      outputParameters {\n        name\n        type\n        value\n      }\n    }\n  }\n': typeof types.PortalFollowRunDocument;
@@ -26,8 +30,15 @@ type Documents = {
   '\n  mutation PortalCancelRun($workflowId: ID!, $executionId: ID!) {\n    cancelWorkflowExecution(workflowId: $workflowId, executionId: $executionId) {\n      id\n      state\n    }\n  }\n': typeof types.PortalCancelRunDocument;
 };
 const documents: Documents = {
-  '\n  query PortalEntitledItems {\n    entitledCatalogItems(first: 20) {\n      nodes {\n        id\n        name\n        description\n        businessGroups {\n          id\n          name\n        }\n        requestTemplate\n      }\n    }\n  }\n':
+  '\n  query PortalViewer {\n    viewer {\n      name\n      via\n      tenant\n      scopes\n      expiresAt\n    }\n  }\n':
+    types.PortalViewerDocument,
+  '\n  mutation PortalSignIn($username: String!, $password: String!, $tenant: String) {\n    signIn(username: $username, password: $password, tenant: $tenant) {\n      name\n      via\n      tenant\n      scopes\n      expiresAt\n    }\n  }\n':
+    types.PortalSignInDocument,
+  '\n  mutation PortalSignOut {\n    signOut\n  }\n': types.PortalSignOutDocument,
+  '\n  query PortalEntitledItems {\n    viewer {\n      name\n    }\n    entitledCatalogItems(first: 20) {\n      nodes {\n        id\n        name\n        description\n        businessGroups {\n          id\n          name\n        }\n        requestTemplate\n      }\n    }\n  }\n':
     types.PortalEntitledItemsDocument,
+  '\n  query PortalMyRequests {\n    viewer {\n      name\n    }\n    catalogRequests(first: 8) {\n      nodes {\n        id\n        requestNumber\n        state\n        description\n        dateCreated\n      }\n    }\n  }\n':
+    types.PortalMyRequestsDocument,
   '\n  mutation PortalRequestItem($input: RequestCatalogItemInput!) {\n    requestCatalogItem(input: $input) {\n      request {\n        id\n        requestNumber\n        state\n        phase\n      }\n    }\n  }\n':
     types.PortalRequestItemDocument,
   '\n  subscription PortalFollowRequest($id: ID!) {\n    catalogRequest(id: $id) {\n      id\n      requestNumber\n      state\n      phase\n      final\n      dateCompleted\n    }\n  }\n':
@@ -36,7 +47,7 @@ const documents: Documents = {
     types.PortalRequestResourcesDocument,
   '\n  mutation PortalRunAction($input: RequestResourceActionInput!) {\n    requestResourceAction(input: $input) {\n      request {\n        id\n        requestNumber\n        state\n        phase\n      }\n    }\n  }\n':
     types.PortalRunActionDocument,
-  '\n  query PortalWorkflows($nameContains: String) {\n    workflows(filter: { nameContains: $nameContains }, first: 30) {\n      nodes {\n        id\n        name\n        categoryName\n      }\n    }\n  }\n':
+  '\n  query PortalWorkflows($nameContains: String) {\n    viewer {\n      name\n    }\n    workflows(filter: { nameContains: $nameContains }, first: 30) {\n      nodes {\n        id\n        name\n        categoryName\n      }\n    }\n  }\n':
     types.PortalWorkflowsDocument,
   '\n  query PortalWorkflowForm($id: ID!) {\n    workflow(id: $id) {\n      id\n      name\n      description\n      form {\n        fields {\n          name\n          type\n          label\n          description\n          required\n          hidden\n          step\n          group\n          choices\n          defaultValue\n        }\n      }\n      executions(first: 5) {\n        nodes {\n          id\n          state\n          startDate\n          startedBy\n        }\n      }\n    }\n  }\n':
     types.PortalWorkflowFormDocument,
@@ -54,8 +65,32 @@ const documents: Documents = {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query PortalEntitledItems {\n    entitledCatalogItems(first: 20) {\n      nodes {\n        id\n        name\n        description\n        businessGroups {\n          id\n          name\n        }\n        requestTemplate\n      }\n    }\n  }\n',
+  source: '\n  query PortalViewer {\n    viewer {\n      name\n      via\n      tenant\n      scopes\n      expiresAt\n    }\n  }\n',
+): typeof import('./graphql.js').PortalViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation PortalSignIn($username: String!, $password: String!, $tenant: String) {\n    signIn(username: $username, password: $password, tenant: $tenant) {\n      name\n      via\n      tenant\n      scopes\n      expiresAt\n    }\n  }\n',
+): typeof import('./graphql.js').PortalSignInDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation PortalSignOut {\n    signOut\n  }\n',
+): typeof import('./graphql.js').PortalSignOutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query PortalEntitledItems {\n    viewer {\n      name\n    }\n    entitledCatalogItems(first: 20) {\n      nodes {\n        id\n        name\n        description\n        businessGroups {\n          id\n          name\n        }\n        requestTemplate\n      }\n    }\n  }\n',
 ): typeof import('./graphql.js').PortalEntitledItemsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query PortalMyRequests {\n    viewer {\n      name\n    }\n    catalogRequests(first: 8) {\n      nodes {\n        id\n        requestNumber\n        state\n        description\n        dateCreated\n      }\n    }\n  }\n',
+): typeof import('./graphql.js').PortalMyRequestsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -84,7 +119,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query PortalWorkflows($nameContains: String) {\n    workflows(filter: { nameContains: $nameContains }, first: 30) {\n      nodes {\n        id\n        name\n        categoryName\n      }\n    }\n  }\n',
+  source: '\n  query PortalWorkflows($nameContains: String) {\n    viewer {\n      name\n    }\n    workflows(filter: { nameContains: $nameContains }, first: 30) {\n      nodes {\n        id\n        name\n        categoryName\n      }\n    }\n  }\n',
 ): typeof import('./graphql.js').PortalWorkflowsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

@@ -5,6 +5,17 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> =
   T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How a caller proved who they are. */
+export type AuthMethod =
+  /** No credential, where the gateway allows it. */
+  | 'ANONYMOUS'
+  /** A bearer JWT of the configured identity provider (`JWT_JWKS_URL`). */
+  | 'JWT'
+  /** Signed in with `signIn`: a session cookie, acting with the user's own vRA token. */
+  | 'SESSION'
+  /** A gateway token (`GATEWAY_TOKENS` or `GATEWAY_TOKENS_FILE`). */
+  | 'TOKEN';
+
 /** State of a catalog request, as vRA names it. */
 export type CatalogRequestState =
   /** Failed (final). */
@@ -102,9 +113,42 @@ export type WorkflowParameterInput = {
   value?: unknown;
 };
 
+export type PortalViewerQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PortalViewerQuery = {
+  viewer: {
+    name: string;
+    via: AuthMethod;
+    tenant: string | null;
+    scopes: Array<string>;
+    expiresAt: string | null;
+  } | null;
+};
+
+export type PortalSignInMutationVariables = Exact<{
+  username: string;
+  password: string;
+  tenant?: string | null | undefined;
+}>;
+
+export type PortalSignInMutation = {
+  signIn: {
+    name: string;
+    via: AuthMethod;
+    tenant: string | null;
+    scopes: Array<string>;
+    expiresAt: string | null;
+  };
+};
+
+export type PortalSignOutMutationVariables = Exact<{ [key: string]: never }>;
+
+export type PortalSignOutMutation = { signOut: boolean };
+
 export type PortalEntitledItemsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type PortalEntitledItemsQuery = {
+  viewer: { name: string } | null;
   entitledCatalogItems: {
     nodes: Array<{
       id: string;
@@ -112,6 +156,21 @@ export type PortalEntitledItemsQuery = {
       description: string | null;
       requestTemplate: unknown;
       businessGroups: Array<{ id: string; name: string | null }>;
+    }>;
+  } | null;
+};
+
+export type PortalMyRequestsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PortalMyRequestsQuery = {
+  viewer: { name: string } | null;
+  catalogRequests: {
+    nodes: Array<{
+      id: string;
+      requestNumber: number | null;
+      state: CatalogRequestState;
+      description: string | null;
+      dateCreated: string | null;
     }>;
   } | null;
 };
@@ -185,6 +244,7 @@ export type PortalWorkflowsQueryVariables = Exact<{
 }>;
 
 export type PortalWorkflowsQuery = {
+  viewer: { name: string } | null;
   workflows: { nodes: Array<{ id: string; name: string; categoryName: string | null }> } | null;
 };
 
@@ -286,8 +346,38 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const PortalViewerDocument = new TypedDocumentString(`
+    query PortalViewer {
+  viewer {
+    name
+    via
+    tenant
+    scopes
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<PortalViewerQuery, PortalViewerQueryVariables>;
+export const PortalSignInDocument = new TypedDocumentString(`
+    mutation PortalSignIn($username: String!, $password: String!, $tenant: String) {
+  signIn(username: $username, password: $password, tenant: $tenant) {
+    name
+    via
+    tenant
+    scopes
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<PortalSignInMutation, PortalSignInMutationVariables>;
+export const PortalSignOutDocument = new TypedDocumentString(`
+    mutation PortalSignOut {
+  signOut
+}
+    `) as unknown as TypedDocumentString<PortalSignOutMutation, PortalSignOutMutationVariables>;
 export const PortalEntitledItemsDocument = new TypedDocumentString(`
     query PortalEntitledItems {
+  viewer {
+    name
+  }
   entitledCatalogItems(first: 20) {
     nodes {
       id
@@ -305,6 +395,22 @@ export const PortalEntitledItemsDocument = new TypedDocumentString(`
   PortalEntitledItemsQuery,
   PortalEntitledItemsQueryVariables
 >;
+export const PortalMyRequestsDocument = new TypedDocumentString(`
+    query PortalMyRequests {
+  viewer {
+    name
+  }
+  catalogRequests(first: 8) {
+    nodes {
+      id
+      requestNumber
+      state
+      description
+      dateCreated
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PortalMyRequestsQuery, PortalMyRequestsQueryVariables>;
 export const PortalRequestItemDocument = new TypedDocumentString(`
     mutation PortalRequestItem($input: RequestCatalogItemInput!) {
   requestCatalogItem(input: $input) {
@@ -372,6 +478,9 @@ export const PortalRunActionDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<PortalRunActionMutation, PortalRunActionMutationVariables>;
 export const PortalWorkflowsDocument = new TypedDocumentString(`
     query PortalWorkflows($nameContains: String) {
+  viewer {
+    name
+  }
   workflows(filter: {nameContains: $nameContains}, first: 30) {
     nodes {
       id
