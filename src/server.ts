@@ -159,7 +159,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       requestLog(logger, metrics),
       canonicalEndpoint(endpoint),
       csrf(corsOrigins, endpoint),
-      clientAuth(identity.authenticator, identity.cookies, endpoint),
+      clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),
       requestLimits(config.limits, endpoint),
       sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
       multipartSubscriptions(),

@@ -1263,7 +1263,7 @@ export type Viewer = {
   expiresAt: Maybe<Scalars['DateTime']['output']>;
   /** The vRA user name, the JWT's `preferred_username` (else `sub`), or the token's name. */
   name: Scalars['String']['output'];
-  /** Every scope the caller holds, sorted: `read`, `workflow:run`, `catalog:request`, `catalog:admin`, `package:import`, `network:write`. */
+  /** Every scope the caller holds, in alphabetical order; the scopes are `catalog:admin`, `catalog:request`, `network:write`, `package:import`, `read` and `workflow:run`. */
   scopes: Array<Scalars['String']['output']>;
   /** The vRA tenant of a session; null otherwise. */
   tenant: Maybe<Scalars['String']['output']>;

@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { anonymous } from '../auth/caller.ts';
-import { runsOnlyOpenFields } from '../auth/open-operation.ts';
+import { onlyOpenFields, requestedOperation } from '../auth/requested-operation.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import { auditRefusedMutation } from '../audit/refused-request.ts';
+import { requestInfo } from '../request-info.ts';
 import { requestAuth, setRequestAuth } from '../auth/request-auth.ts';
 import type { SessionCookies } from '../auth/session-cookie.ts';
 import { errorResponse, runsOperation } from './error-response.ts';
@@ -21,6 +25,7 @@ const nobody = anonymous(new Set());
 export function clientAuth(
   authenticator: Authenticator,
   cookies: SessionCookies,
+  audit: AuditLog,
   endpoint: string,
 ): Plugin {
   const refuse = (message: string, headers: Record<string, string> = {}) =>
@@ -28,6 +33,26 @@ export function clientAuth(
       'www-authenticate': 'Bearer realm="graphql"',
       ...headers,
     });
+  const refusal = (why: string): Response => {
+    switch (why) {
+      case 'session-unknown':
+        // Not ended: the same cookie works again once the replicas' store answers.
+        return errorResponse(
+          503,
+          'UNAUTHENTICATED',
+          'The session cannot be checked right now: try again shortly.',
+          { 'retry-after': '5' },
+        );
+      case 'session-ended':
+        return refuse('The session has ended: sign in again.', { 'set-cookie': cookies.clear() });
+      case 'missing':
+        return refuse(
+          'A valid gateway bearer token or identity-provider JWT is required (Authorization: Bearer <token>), or a session (signIn).',
+        );
+      default:
+        return refuse(why);
+    }
+  };
   return {
     async onRequest(payload) {
       const { request, url, serverContext } = payload;
@@ -39,36 +64,20 @@ export function clientAuth(
         setRequestAuth(request, { caller: resolution.caller, clientAddress, setCookies: [] });
         return;
       }
-      if (resolution.kind === 'refused') {
-        payload.endResponse(refuse(resolution.reason));
-        return;
-      }
+      const operation = await requestedOperation(request, url);
       const ended = resolution.kind === 'session-ended';
-      const setCookies = ended ? [cookies.clear()] : [];
-      if (await runsOnlyOpenFields(request, url)) {
+      if (resolution.kind !== 'refused' && onlyOpenFields(operation)) {
+        const setCookies = ended ? [cookies.clear()] : [];
         setRequestAuth(request, { caller: nobody, clientAddress, setCookies });
         return;
       }
-      if (resolution.kind === 'session-unknown') {
-        // Not ended: the same cookie works again once the replicas' store answers.
-        payload.endResponse(
-          errorResponse(
-            503,
-            'UNAUTHENTICATED',
-            'The session cannot be checked right now: try again shortly.',
-            {
-              'retry-after': '5',
-            },
-          ),
-        );
-        return;
+      // A refused change is written down too: who tried what, from where.
+      if (operation?.type === OperationTypeNode.MUTATION) {
+        const { requestId } = requestInfo(request);
+        await auditRefusedMutation(audit, operation, { requestId, clientAddress });
       }
       payload.endResponse(
-        ended
-          ? refuse('The session has ended: sign in again.', { 'set-cookie': cookies.clear() })
-          : refuse(
-              'A valid gateway bearer token or identity-provider JWT is required (Authorization: Bearer <token>), or a session (signIn).',
-            ),
+        refusal(resolution.kind === 'refused' ? resolution.reason : resolution.kind),
       );
     },
     onResponse({ request, response }) {

@@ -124,6 +124,35 @@ describe('the audit trail', () => {
     expect(events[1]?.upstream.map((c) => `${c.method} ${c.status}`)).toEqual(['DELETE 404']);
   });
 
+  it('records a mutation refused for want of a credential (401): one denied event per field, nothing run', async () => {
+    const before = stack.audit.length;
+    const calls = upstreamCalls(stack);
+    for (const headers of [{}, { authorization: 'Bearer not-a-token-of-the-file' }]) {
+      const answer = await stack.gql(
+        `mutation Sneaky($n: String!) { createIpSet(input: { name: $n, addresses: ["10.6.6.6"] }) { id }
+          forceSyncEdge(edgeId: "edge-1") { edgeId } }`,
+        { n: 'sneaky-set' },
+        { ...headers, 'x-request-id': 'sneaky' },
+      );
+      expect(answer.status).toBe(401);
+    }
+    expect(upstreamCalls(stack)).toBe(calls);
+    const events = stack.audit.slice(before);
+    expect(events.map((e) => [e.field, e.decision, e.outcome, e.actor.via])).toEqual([
+      ['createIpSet', 'denied', 'UNAUTHENTICATED', 'anonymous'],
+      ['forceSyncEdge', 'denied', 'UNAUTHENTICATED', 'anonymous'],
+      ['createIpSet', 'denied', 'UNAUTHENTICATED', 'anonymous'],
+      ['forceSyncEdge', 'denied', 'UNAUTHENTICATED', 'anonymous'],
+    ]);
+    expect(events[0]).toMatchObject({
+      requestId: 'sneaky',
+      operationName: 'Sneaky',
+      arguments: { input: { name: 'sneaky-set', addresses: ['10.6.6.6'] } },
+      upstream: [],
+    });
+    expect(JSON.stringify(events)).not.toContain('not-a-token-of-the-file');
+  });
+
   it('records sign-ins (failed and made) and sign-outs, never the password', async () => {
     const before = stack.audit.length;
     const signIn =

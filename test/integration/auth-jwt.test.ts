@@ -268,7 +268,7 @@ describe('bearer JWTs of the identity provider (JWT_JWKS_URL)', () => {
       expect(answer.errors?.map((e) => e.extensions?.['code'])).toEqual(['UNAUTHENTICATED']);
     });
 
-    it('runs no mutation: a refused JWT on runWorkflow leaves vRO untouched and writes no audit event', async () => {
+    it('runs no mutation: a refused JWT on runWorkflow leaves vRO untouched and is written down as denied, without the JWT', async () => {
       const token = await signedBy(rsa, {
         scope: 'read workflow:run',
         exp: epochSeconds() - 120,
@@ -283,7 +283,11 @@ describe('bearer JWTs of the identity provider (JWT_JWKS_URL)', () => {
       );
       expect(answer.status).toBe(401);
       expect(upstreamCalls(stack)).toBe(before);
-      expect(stack.audit.length).toBe(auditFrom);
+      const events = stack.audit.slice(auditFrom);
+      expect(events.map((e) => [e.field, e.decision, e.outcome, e.actor])).toEqual([
+        ['runWorkflow', 'denied', 'UNAUTHENTICATED', { name: 'anonymous', via: 'anonymous' }],
+      ]);
+      expect(JSON.stringify(events)).not.toContain(token.split('.')[2]);
     });
   });
 
