@@ -235,7 +235,7 @@ describe('brute force from one address', () => {
           headers: { 'content-type': 'application/json', 'x-graphql-csrf': '1' },
           body: JSON.stringify({ query: signInMutation, variables: { u: username, p: password } }),
         });
-        return { status: response.status, body: (await response.json()) };
+        return { status: response.status, body: await response.json() };
       };
       for (let i = 0; i < 20; i += 1) {
         const { body } = await attempt(`spray-${i}@vsphere.local`, 'guess');
