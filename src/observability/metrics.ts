@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { UpstreamService } from '../errors.ts';
 import type { UpstreamCallEvent, UpstreamHealth } from '../http/upstream-http.ts';
+import { lastProbe } from '../plugins/readiness.ts';
 
 const circuitValue = { closed: 0, 'half-open': 1, open: 2 } as const;
 
@@ -51,6 +52,19 @@ export class Metrics {
       collect() {
         for (const u of upstreams())
           this.set({ service: u.service }, circuitValue[u.health.circuit]);
+      },
+    });
+    new Gauge({
+      name: 'upstream_up',
+      help: 'Whether each upstream answered its last readiness probe: 1 up, 0 down (probed when /ready is asked, at most every READY_PROBE_INTERVAL_MS).',
+      labelNames: ['service'],
+      registers: [this.registry],
+      collect() {
+        for (const u of upstreams()) {
+          // A scrape probes nothing: an upstream never probed yet has no sample.
+          const up = lastProbe(u);
+          if (up !== undefined) this.set({ service: u.service }, up ? 1 : 0);
+        }
       },
     });
     new Gauge({

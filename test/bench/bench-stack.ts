@@ -157,7 +157,8 @@ async function waitReady(origin: string, gateway: Spawned): Promise<void> {
       throw new Error(`the gateway exited: ${gateway.stderrTail()}`);
     }
     try {
-      const response = await fetch(`${origin}/ready`);
+      // Every appliance reachable too, not only the gateway serving.
+      const response = await fetch(`${origin}/ready?upstreams=all`);
       await response.text();
       if (response.status === 200) return;
     } catch {

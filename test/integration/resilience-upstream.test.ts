@@ -24,8 +24,8 @@ interface ReadyBody {
   upstreams: Record<string, { state: string; circuit: string; running: number; queued: number }>;
 }
 
-async function ready(stack: Stack): Promise<{ status: number; body: ReadyBody }> {
-  const response = await stack.fetch('/ready');
+async function ready(stack: Stack, path = '/ready'): Promise<{ status: number; body: ReadyBody }> {
+  const response = await stack.fetch(path);
   return { status: response.status, body: (await response.json()) as ReadyBody };
 }
 
@@ -212,7 +212,7 @@ describe('concurrency cap', () => {
 });
 
 describe('/ready', () => {
-  it('answers 200 with every upstream up, 503 naming one that went away, and 200 once it is back', async () => {
+  it('answers 200 with every upstream up, still 200 naming one that went away as down (503 with ?upstreams=all), and up once it is back', async () => {
     const stack = await stackWith({ READY_PROBE_INTERVAL_MS: '100' });
     const before = await ready(stack);
     expect(before.status).toBe(200);
@@ -225,17 +225,20 @@ describe('/ready', () => {
     await stack.nsx.close();
     await sleep(150);
     const down = await ready(stack);
-    expect(down.status).toBe(503);
-    expect(down.body.status).toBe('not ready');
+    expect(down.status).toBe(200);
+    expect(down.body.status).toBe('ready');
     expect(down.body.upstreams['nsx']?.state).toBe('down');
     expect(down.body.upstreams['vro']?.state).toBe('up');
     expect(JSON.stringify(down.body)).not.toContain(String(port));
+    const strict = await ready(stack, '/ready?upstreams=all');
+    expect(strict.status).toBe(503);
+    expect(strict.body.status).toBe('not ready');
 
     const { startNsxSimulator } = await import('../../src/simulators/nsx/index.ts');
     const back = await startNsxSimulator({ port });
     try {
       await sleep(150);
-      const again = await ready(stack);
+      const again = await ready(stack, '/ready?upstreams=all');
       expect(again.status).toBe(200);
       expect(again.body.upstreams['nsx']?.state).toBe('up');
       const answer = await stack.gql('{ ipSets { id } }');
