@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { createReadiness } from '../../src/plugins/readiness.ts';
 
 // No Docker engine or cluster runs where the tests run: these check what the
 // image and the manifests promise against the code they ship.
@@ -120,6 +121,23 @@ describe('the Kubernetes example', () => {
     expect(spec.replicas).toBeGreaterThanOrEqual(2);
     expect(container?.readinessProbe.httpGet.path).toBe('/ready');
     expect(container?.livenessProbe.httpGet.path).toBe('/health');
+  });
+
+  it('probes readiness without the appliances: one appliance down leaves every replica in the Service', async () => {
+    // The probe asks /ready as such, not /ready?upstreams=all (503 while any appliance is down).
+    expect(container?.readinessProbe.httpGet.path).not.toContain('?');
+    const upstreams = (['vro', 'vra', 'nsx'] as const).map((service) => ({
+      service,
+      health: { circuit: 'closed' as const, running: 0, queued: 0, limit: 32 },
+      probe: () => Promise.resolve(service !== 'nsx'),
+    }));
+    const readiness = createReadiness(upstreams, 10_000);
+    const report = await readiness.check();
+    expect(report.ready).toBe(true);
+    expect(report.allUp).toBe(false);
+    expect(report.upstreams['nsx']?.state).toBe('down');
+    readiness.draining = true;
+    expect((await readiness.check()).ready).toBe(false);
   });
 
   it('keeps a disruption budget over the same pods', () => {
