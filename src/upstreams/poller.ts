@@ -34,6 +34,11 @@ export interface WatcherOptions {
   remote?: RemoteStore | undefined;
   /** How long a lease lasts unless its holder renews it (default 3000 ms); renewed every third of it. */
   leaseMs?: number;
+  /**
+   * After a nudge, how long the poller keeps to the first delay instead of
+   * backing off (default 3000 ms), unless the record becomes final sooner.
+   */
+  hurryMs?: number;
 }
 
 /** What one kind of watched record means to the poller. */
@@ -81,28 +86,51 @@ export class Watcher<T, E> {
       min: options.minDelayMs ?? 250,
       max: options.maxDelayMs ?? 5000,
       leaseMs: options.leaseMs ?? 3000,
+      hurryMs: options.hurryMs ?? 3000,
       remote: options.remote,
     };
   }
 
   /**
    * Subscribes to the record under `key`; `fetch` is used only when no poller
-   * exists yet. The polls made while subscribed count in `stats`.
+   * exists yet. The polls made while subscribed count in `stats`. `group`
+   * names what `nudge` reaches: the pollers of one record under every
+   * credential (e.g. a run, whoever follows it).
    */
   watch(
     key: string,
     fetch: WatchFetch<T>,
     stats?: CallStats,
+    group?: string,
   ): AsyncIterableIterator<WatchEvent<E>> {
     const existing = this.#pollers.get(key);
     if (existing !== undefined) return existing.subscribe(stats);
-    const created: Poller<T, E> = new Poller(key, fetch, this.#rules, this.#delays, () => {
+    const created: Poller<T, E> = new Poller(key, group, fetch, this.#rules, this.#delays, () => {
       if (this.#pollers.get(key) === created) this.#pollers.delete(key);
     });
     this.#pollers.set(key, created);
     const subscription = created.subscribe(stats);
     created.start();
     return subscription;
+  }
+
+  /**
+   * The record of `group` has just been changed through the gateway (a run
+   * canceled): its pollers poll at once, and keep to the first delay for a
+   * while (`hurryMs`) or until the record is final, so that their subscribers
+   * see the outcome now rather than at the next backed-off poll. With a
+   * remote store, the other replicas' pollers are told too (through the
+   * group's channel); a replica whose poller follows another's leaves the
+   * poll to the lease holder, which hears of it the same way.
+   */
+  nudge(group: string): void {
+    for (const poller of this.#pollers.values()) {
+      if (poller.group === group) poller.hurry();
+    }
+    const store = this.#delays.remote;
+    if (store === undefined || !store.available) return;
+    const message: Nudge = { from: store.replicaId };
+    store.publish(nudgeChannel(store, group), JSON.stringify(message)).catch(() => {});
   }
 
   /** Number of records being polled (or followed, when another replica polls them). */
@@ -120,7 +148,19 @@ interface Delays {
   min: number;
   max: number;
   leaseMs: number;
+  hurryMs: number;
   remote: RemoteStore | undefined;
+}
+
+/** What a replica publishes on a group's channel when it nudges the group's pollers. */
+interface Nudge {
+  /** The replica that nudged: its own pollers were nudged directly. */
+  from: string;
+}
+
+/** The channel on which the replicas tell each other of the nudges of `group`. */
+function nudgeChannel(store: RemoteStore, group: string): string {
+  return store.key('watch-nudge', group);
 }
 
 /** What the lease holder publishes, and keeps as the record's last state. */
@@ -148,6 +188,8 @@ interface Subscriber<V> {
 type Role = 'alone' | 'holder' | 'follower';
 
 class Poller<T, E> {
+  /** What `Watcher.nudge` reaches this poller by, if anything. */
+  readonly group: string | undefined;
   readonly #fetch: WatchFetch<T>;
   readonly #rules: WatchRules<T, E>;
   readonly #delays: Delays;
@@ -158,6 +200,7 @@ class Poller<T, E> {
   readonly #shared:
     { store: RemoteStore; lease: string; last: string; channel: string } | undefined;
   #unsubscribe: (() => void) | undefined;
+  #unsubscribeNudges: (() => void) | undefined;
   #role: Role = 'alone';
   #seq = 0;
   #last: T | undefined;
@@ -168,14 +211,22 @@ class Poller<T, E> {
   #coordinator: NodeJS.Timeout | undefined;
   #coordinating = false;
   #stopped = false;
+  /** A poll is in flight. */
+  #polling = false;
+  /** Nudged while a poll was in flight (its answer may predate the change): poll again after it. */
+  #pollAgain = false;
+  /** Until then (epoch ms) the poller keeps to the first delay: it was nudged. */
+  #hurryUntil = 0;
 
   constructor(
     key: string,
+    group: string | undefined,
     fetch: WatchFetch<T>,
     rules: WatchRules<T, E>,
     delays: Delays,
     onStop: () => void,
   ) {
+    this.group = group;
     this.#fetch = fetch;
     this.#rules = rules;
     this.#delays = delays;
@@ -224,6 +275,13 @@ class Poller<T, E> {
       return;
     }
     this.#unsubscribe = shared.store.subscribe(shared.channel, (message) => this.#receive(message));
+    const { group } = this;
+    if (group !== undefined) {
+      this.#unsubscribeNudges = shared.store.subscribe(
+        nudgeChannel(shared.store, group),
+        (message) => this.#nudged(message),
+      );
+    }
     this.#coordinator = setInterval(() => void this.#coordinate(), this.#delays.leaseMs / 3);
     if (shared.store.available) {
       // Not polling until the lease says whether this replica is to.
@@ -239,6 +297,7 @@ class Poller<T, E> {
     clearInterval(this.#coordinator);
     this.#controller.abort();
     this.#unsubscribe?.();
+    this.#unsubscribeNudges?.();
     const shared = this.#shared;
     if (shared !== undefined && this.#role === 'holder') {
       const released: Published<T> = { seq: this.#seq, released: true };
@@ -249,13 +308,40 @@ class Poller<T, E> {
     for (const subscriber of this.#subscribers) subscriber.stop();
   }
 
+  /**
+   * Polls at once (or right after the poll in flight) and keeps to the first
+   * delay for `hurryMs`: the record has just been changed. A follower leaves
+   * it to the lease holder, which is nudged through the group's channel.
+   */
+  hurry(): void {
+    if (this.#stopped) return;
+    this.#hurryUntil = Date.now() + this.#delays.hurryMs;
+    this.#delayMs = this.#delays.min;
+    if (this.#role === 'follower') return;
+    if (this.#polling) this.#pollAgain = true;
+    else this.#schedule(0);
+  }
+
+  /** Another replica nudged this poller's group (its own nudges reached this poller directly). */
+  #nudged(text: string): void {
+    let message: Nudge;
+    try {
+      message = JSON.parse(text) as Nudge;
+    } catch {
+      return;
+    }
+    if (message.from !== this.#shared?.store.replicaId) this.hurry();
+  }
+
   async #poll(): Promise<void> {
     this.#timer = undefined;
+    this.#polling = true;
     let record: T;
     const stats: CallStats = { upstreamCalls: 0 };
     try {
       record = await this.#fetch(this.#controller.signal, this.#requestId, stats);
     } catch (error) {
+      this.#polling = false;
       this.#account(stats);
       if (this.#stopped) return;
       this.#failure = { error };
@@ -263,6 +349,7 @@ class Poller<T, E> {
       this.stop();
       return;
     }
+    this.#polling = false;
     this.#account(stats);
     // A follower's record comes from the holder (this poll began before the role changed).
     if (this.#stopped || this.#role === 'follower') return;
@@ -270,8 +357,12 @@ class Poller<T, E> {
     if (changed) this.#seq += 1;
     if (this.#role === 'holder') this.#publish(record, changed);
     if (this.#apply(record, changed)) return;
-    this.#delayMs = changed ? this.#delays.min : Math.min(this.#delayMs * 2, this.#delays.max);
-    this.#schedule(this.#delayMs);
+    const hurrying = Date.now() < this.#hurryUntil;
+    this.#delayMs =
+      changed || hurrying ? this.#delays.min : Math.min(this.#delayMs * 2, this.#delays.max);
+    const again = this.#pollAgain;
+    this.#pollAgain = false;
+    this.#schedule(again ? 0 : this.#delayMs);
   }
 
   #schedule(delayMs: number): void {

@@ -22,6 +22,7 @@ import { readVroErrorBody } from './error-body.ts';
 import { newestFirst } from './execution-history.ts';
 import {
   ExecutionWatcher,
+  executionWatchGroup,
   executionWatchKey,
   type ExecutionEvent,
   type WatcherOptions,
@@ -333,7 +334,10 @@ export class VroClient {
 
   /**
    * `DELETE /workflows/{id}/executions/{executionId}/state` (204), then the
-   * execution as vRO reports it. vRO refuses to cancel a run that has ended
+   * execution as vRO reports it. Once vRO has accepted the cancel, the run's
+   * pollers (on every replica, under every credential) poll at once and
+   * again shortly, so that its subscribers see it end within a second
+   * rather than at their next backed-off poll. vRO refuses to cancel a run that has ended
    * with a 4xx whose status is unconfirmed (400 or 409): the run is read, and
    * an ended one answers CONFLICT whatever the status was.
    */
@@ -356,6 +360,7 @@ export class VroClient {
       if (terminalStates.has(execution.state)) throw new RunEndedError(execution, error);
       throw error;
     }
+    this.#watcher.nudge(executionWatchGroup(workflowId, executionId));
     return this.getExecution(call, workflowId, executionId);
   }
 
@@ -417,6 +422,7 @@ export class VroClient {
           executionId,
         ),
       call.stats,
+      executionWatchGroup(workflowId, executionId),
     );
   }
 

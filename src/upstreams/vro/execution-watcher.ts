@@ -29,6 +29,14 @@ export function executionWatchKey(
 }
 
 /**
+ * What `ExecutionWatcher.nudge` reaches: the pollers of one execution, under
+ * every credential that follows it.
+ */
+export function executionWatchGroup(workflowId: string, executionId: string): string {
+  return watchKey(workflowId, executionId);
+}
+
+/**
  * One poller per watched execution, shared by all its subscribers (the shared
  * poller of `../poller.ts`): emits on every change of state, ends after a
  * terminal state or the first error.
