@@ -18,14 +18,16 @@ export function auditArguments(args: Record<string, unknown>): {
   return { arguments: clean(args, secrets) as Record<string, unknown>, secrets };
 }
 
+/** Longer values are redacted by their name only: every form of a secret goes into one pattern. */
+const maxSecretLength = 256;
+
 function secretValues(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(secretValues);
   if (typeof value !== 'object' || value === null || value instanceof Blob) return [];
-  return Object.entries(value).flatMap(([key, inner]) =>
-    secretName.test(key) && typeof inner === 'string' && inner !== ''
-      ? [inner]
-      : secretValues(inner),
-  );
+  return Object.entries(value).flatMap(([key, inner]) => {
+    if (!secretName.test(key) || typeof inner !== 'string') return secretValues(inner);
+    return inner === '' || inner.length > maxSecretLength ? [] : [inner];
+  });
 }
 
 function clean(value: unknown, extra: readonly string[]): unknown {

@@ -141,7 +141,8 @@ function audited(
   fields: ReadonlyMap<string, Guarded>,
   logger: Logger,
 ): Resolver {
-  const event = (
+  // async: whatever fails in making the event is a rejection its callers handle, never a throw
+  const event = async (
     context: GatewayContext,
     info: GraphQLResolveInfo,
     args: Record<string, unknown>,

@@ -187,12 +187,13 @@ function formsOf(secret: string): Forms {
  * on the secret's bytes alone; and its padded base64. In both alphabets.
  */
 function base64Pieces(secret: string): string[] {
+  // A lone surrogate has no URL encoding (encodeURIComponent throws): no upstream can echo one.
+  const url = secret.isWellFormed() ? encodeURIComponent(secret) : undefined;
   const texts = new Set([
     secret,
     JSON.stringify(secret).slice(1, -1),
     xmlEscaped(secret),
-    encodeURIComponent(secret),
-    encodeURIComponent(secret).replace(/%20/g, '+'),
+    ...(url === undefined ? [] : [url, url.replace(/%20/g, '+')]),
   ]);
   const pieces = new Set<string>();
   for (const value of texts) {

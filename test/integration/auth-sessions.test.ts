@@ -145,6 +145,23 @@ describe('signing in with vRA credentials', () => {
     expect(upstreamCalls(stack)).toBe(before);
   });
 
+  it('refuses an over-long password as BAD_USER_INPUT without asking vRA, and writes it down redacted', async () => {
+    const password = '\u202e'.repeat(3000);
+    const before = stack.vra.requests.length;
+    const audited = stack.audit.length;
+    const { answer } = await signIn({ username: 'ꦲ𐳠', password });
+    expect(answer.status).toBe(200);
+    expect(answer.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    expect(stack.vra.requests.length).toBe(before);
+    expect(stack.audit.slice(audited)).toEqual([
+      expect.objectContaining({
+        field: 'signIn',
+        outcome: 'BAD_USER_INPUT',
+        arguments: { username: 'ꦲ𐳠', password: '[REDACTED]', tenant: 'vsphere.local' },
+      }),
+    ]);
+  });
+
   it('answers UNAUTHENTICATED to a wrong password, sets no cookie and names no secret', async () => {
     const { answer, cookie } = await signIn({ ...developer, password: 'wrong-password-1' });
     expect(answer.data).toBeNull();

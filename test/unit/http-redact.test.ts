@@ -31,6 +31,13 @@ describe('redact', () => {
     ).toBe('see [redacted]/vco/api/x or [redacted]; [redacted]');
   });
 
+  it('takes out a secret with a lone surrogate (no URL form exists) without throwing', () => {
+    const secret = '>rc-b7-Wo6O\ud800';
+    expect(redactSecrets(`said ${secret} and ${JSON.stringify(secret)}`, [secret])).toBe(
+      'said [redacted] and "[redacted]"',
+    );
+  });
+
   it('leaves an ordinary message as it is', () => {
     expect(redact("Workflow 'Test01' is older than 9.0.0", { authorization: basic, baseUrl })).toBe(
       "Workflow 'Test01' is older than 9.0.0",
