@@ -73,11 +73,13 @@ export const MyRequests = graphql(`
       name
     }
     catalogRequests(first: 8) {
+      totalCount
       nodes {
         id
         requestNumber
         state
         description
+        catalogItemId
         dateCreated
       }
     }
@@ -180,6 +182,25 @@ export const WorkflowForm = graphql(`
         }
       }
       executions(first: 5) {
+        totalCount
+        nodes {
+          id
+          state
+          startDate
+          startedBy
+        }
+      }
+    }
+  }
+`);
+
+/** A workflow's latest runs, read again after a run, a cancel or a change of state. */
+export const RecentRuns = graphql(`
+  query PortalRecentRuns($id: ID!) {
+    workflow(id: $id) {
+      id
+      executions(first: 5) {
+        totalCount
         nodes {
           id
           state

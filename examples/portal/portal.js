@@ -7,6 +7,7 @@ import {
   FollowRequest,
   FollowRun,
   MyRequests,
+  RecentRuns,
   RequestItem,
   RequestResources,
   RunAction,
@@ -23,14 +24,36 @@ import {
 /** @typedef {NonNullable<EntitledItemsQuery['entitledCatalogItems']>['nodes'][number]} EntitledItem */
 /** @typedef {NonNullable<NonNullable<import('./generated/graphql.ts').PortalRequestResourcesQuery['catalogRequest']>['resources']>[number]} Resource */
 /** @typedef {NonNullable<import('./generated/graphql.ts').PortalViewerQuery['viewer']>} SignedIn */
+/** @typedef {import('./generated/graphql.ts').PortalFollowRequestSubscription['catalogRequest']} FollowedRequest */
+/** @typedef {NonNullable<NonNullable<import('./generated/graphql.ts').PortalRecentRunsQuery['workflow']>['executions']>} Runs */
 
 /** Subscriptions and pending answers of the screen on view; a new screen ends them. */
 let screen = new AbortController();
 
+/**
+ * The progress panel of each resource card on view, by resource id: a card
+ * drawn again (its resource changed) keeps the panel of the action it runs.
+ * @type {Map<string, HTMLElement>}
+ */
+const actionProgress = new Map();
+
 function newScreen() {
   screen.abort();
   screen = new AbortController();
+  actionProgress.clear();
   return screen.signal;
+}
+
+/**
+ * Draws the answer of the latest call only: a list read again after each
+ * action may get its answers out of order.
+ */
+function latestOnly() {
+  let calls = 0;
+  return () => {
+    const call = ++calls;
+    return () => call === calls;
+  };
 }
 
 // ---------------------------------------------------------------- who is calling
@@ -306,19 +329,34 @@ async function showCatalog() {
   }
 }
 
+const myRequestsCall = latestOnly();
+
 /**
- * The caller's latest requests, under the catalog.
+ * The caller's latest requests, under the catalog: read again whenever an
+ * order or an action adds one or changes its state.
  * @param {AbortSignal} signal
  */
 async function showMyRequests(signal) {
+  const isLatest = myRequestsCall();
   try {
     const data = await request(MyRequests, {});
-    if (signal.aborted || !stillSignedIn(data)) return;
+    if (signal.aborted || !isLatest() || !stillSignedIn(data)) return;
     const requests = data.catalogRequests?.nodes ?? [];
+    const total = data.catalogRequests?.totalCount ?? 0;
     show(
       'catalog-requests',
       h('h3', {}, 'Your requests'),
-      requests.length === 0 ? h('p', { class: 'muted' }, 'None yet.') : null,
+      requests.length === 0
+        ? h('p', { class: 'muted' }, 'None yet.')
+        : h(
+            'p',
+            { class: 'muted', id: 'request-count' },
+            total === 1
+              ? '1 request'
+              : total > requests.length
+                ? `The latest ${requests.length} of ${total} requests`
+                : `${total} requests`,
+          ),
       h(
         'ul',
         { class: 'requests' },
@@ -329,14 +367,16 @@ async function showMyRequests(signal) {
             h('span', {}, `#${item.requestNumber ?? '?'} `),
             badge(item.state),
             ' ',
-            item.description ?? '',
+            item.description ?? (item.catalogItemId === null ? 'Action on a resource' : ''),
             h('small', {}, when(item.dateCreated)),
           ),
         ),
       ),
     );
   } catch (error) {
-    if (!signal.aborted) show('catalog-requests', h('h3', {}, 'Your requests'), failure(error));
+    if (!signal.aborted && isLatest()) {
+      show('catalog-requests', h('h3', {}, 'Your requests'), failure(error));
+    }
   }
 }
 
@@ -369,8 +409,11 @@ function showItem(item) {
           data,
         },
       });
+      const id = answer.requestCatalogItem.request.id;
+      // the new request heads "Your requests" at once, then shows each of its states
       void showMyRequests(signal);
-      await followRequest(answer.requestCatalogItem.request.id, 'catalog-progress', signal, true);
+      const last = await followRequest(id, 'catalog-progress', signal);
+      if (last?.final === true) await showResources(id, signal);
     } catch (error) {
       if (!signal.aborted) message.replaceChildren(failure(error));
     }
@@ -404,20 +447,24 @@ function showItem(item) {
 }
 
 /**
- * Follows a vRA request live until vRA marks it final, then shows what it built.
+ * Follows a vRA request live until vRA marks it final; "Your requests" is
+ * read again at each of its states. Answers the last state seen (null when
+ * the subscription failed or the screen changed).
  * @param {string} id
  * @param {string} target
  * @param {AbortSignal} signal
- * @param {boolean} withResources
+ * @returns {Promise<FollowedRequest | null>}
  */
-async function followRequest(id, target, signal, withResources) {
+async function followRequest(id, target, signal) {
   const timeline = h('ol', { class: 'timeline', 'data-request': id });
   const status = h('p', {}, 'Submitted request ', h('code', {}, id));
   show(target, h('section', { class: 'panel' }, h('h3', {}, 'Request'), status, timeline));
+  /** @type {FollowedRequest | null} */
   let last = null;
   try {
     for await (const data of subscribe(FollowRequest, { id }, signal)) {
       const current = data.catalogRequest;
+      const changed = last === null || last.state !== current.state;
       last = current;
       status.replaceChildren(
         `Request #${current.requestNumber ?? '?'} `,
@@ -425,46 +472,53 @@ async function followRequest(id, target, signal, withResources) {
         current.final ? ' (final)' : '',
       );
       timeline.append(h('li', {}, badge(current.state), ' ', current.phase ?? ''));
+      if (changed) void showMyRequests(signal);
     }
   } catch (error) {
-    if (signal.aborted) return;
+    if (signal.aborted) return null;
     timeline.append(h('li', {}, failure(error)));
-    return;
+    return null;
   }
-  if (last?.final === true) void showMyRequests(signal);
-  if (withResources && last?.final === true) await showResources(id, signal);
+  return signal.aborted ? null : last;
 }
 
+const resourcesCall = latestOnly();
+
 /**
+ * What a request built, with the actions each resource offers now: read
+ * again once an action on one of them has ended.
  * @param {string} requestId
  * @param {AbortSignal} signal
  */
 async function showResources(requestId, signal) {
+  const isLatest = resourcesCall();
   try {
     const data = await request(RequestResources, { id: requestId });
-    if (signal.aborted) return;
+    if (signal.aborted || !isLatest()) return;
     const resources = data.catalogRequest?.resources ?? [];
     show(
       'catalog-resources',
       h('h3', {}, 'What was built'),
       resources.length === 0 ? h('p', { class: 'muted' }, 'Nothing.') : null,
-      resources.map((resource) => resourceCard(resource, signal)),
+      resources.map((resource) => resourceCard(resource, requestId, signal)),
     );
   } catch (error) {
-    if (!signal.aborted) show('catalog-resources', failure(error));
+    if (!signal.aborted && isLatest()) show('catalog-resources', failure(error));
   }
 }
 
 /**
  * @param {Resource} resource
+ * @param {string} requestId the request that built it
  * @param {AbortSignal} signal
  */
-function resourceCard(resource, signal) {
+function resourceCard(resource, requestId, signal) {
   const data = typeof resource.data === 'object' && resource.data !== null ? resource.data : {};
   const shown = Object.entries(data).filter(
     ([, value]) => value === null || typeof value !== 'object',
   );
-  const progress = h('div', { class: 'action-progress' });
+  const progress = actionProgress.get(resource.id) ?? h('div', { class: 'action-progress' });
+  actionProgress.set(resource.id, progress);
   return h(
     'article',
     { class: 'resource', 'data-resource': resource.id },
@@ -489,7 +543,7 @@ function resourceCard(resource, signal) {
             type: 'button',
             'data-action': action.name,
             title: action.description ?? action.name,
-            onclick: () => void runAction(resource.id, action.id, progress, signal),
+            onclick: () => void runAction(resource.id, action.id, requestId, progress, signal),
           },
           action.name,
         ),
@@ -500,17 +554,23 @@ function resourceCard(resource, signal) {
 }
 
 /**
+ * Requests a day-2 action and follows it; "Your requests" shows it at once,
+ * and once it has ended the resources are drawn again (their state and
+ * actions may have changed, a destroyed one is gone).
  * @param {string} resourceId
  * @param {string} actionId
+ * @param {string} requestId the request that built the resource
  * @param {HTMLElement} progress
  * @param {AbortSignal} signal
  */
-async function runAction(resourceId, actionId, progress, signal) {
+async function runAction(resourceId, actionId, requestId, progress, signal) {
   try {
     const answer = await request(RunAction, { input: { resourceId, actionId } });
     const id = answer.requestResourceAction.request.id;
     progress.id = `action-${id}`;
-    await followRequest(id, progress.id, signal, false);
+    void showMyRequests(signal);
+    const last = await followRequest(id, progress.id, signal);
+    if (last?.final === true) await showResources(requestId, signal);
   } catch (error) {
     if (!signal.aborted) progress.replaceChildren(failure(error));
   }
@@ -566,6 +626,9 @@ async function showWorkflow(id) {
     }
     const form = workflowForm(workflow.form?.fields ?? []);
     const message = h('div', { class: 'message' });
+    const history = h('section', { class: 'history', id: 'recent-runs' });
+    drawRuns(history, workflow.executions);
+    const refreshRuns = recentRuns(id, history, signal);
     const submit = async (/** @type {Event} */ event) => {
       event.preventDefault();
       if (!may('workflow:run')) return;
@@ -573,7 +636,9 @@ async function showWorkflow(id) {
       try {
         const inputs = form.read();
         const answer = await request(RunWorkflow, { id, inputs });
-        await followRun(id, answer.runWorkflow.execution.id, signal);
+        // the new run heads "Recent runs" at once, then shows each of its states
+        refreshRuns();
+        await followRun(id, answer.runWorkflow.execution.id, signal, refreshRuns);
       } catch (error) {
         if (!signal.aborted) message.replaceChildren(failure(error));
       }
@@ -595,21 +660,7 @@ async function showWorkflow(id) {
             ),
         message,
       ),
-      h(
-        'section',
-        { class: 'history' },
-        h('h3', {}, 'Recent runs'),
-        (workflow.executions?.nodes ?? []).length === 0
-          ? h('p', { class: 'muted' }, 'None yet.')
-          : null,
-        h(
-          'ul',
-          {},
-          (workflow.executions?.nodes ?? []).map((run) =>
-            h('li', {}, badge(run.state), ' ', when(run.startDate), ' ', run.startedBy ?? ''),
-          ),
-        ),
-      ),
+      history,
     );
   } catch (error) {
     if (!signal.aborted) show('workflow-detail', failure(error));
@@ -617,26 +668,105 @@ async function showWorkflow(id) {
 }
 
 /**
+ * Draws a workflow's latest runs into `history`.
+ * @param {HTMLElement} history
+ * @param {Runs | null} runs
+ */
+function drawRuns(history, runs) {
+  const nodes = runs?.nodes ?? [];
+  const total = runs?.totalCount ?? 0;
+  history.replaceChildren(
+    h('h3', {}, 'Recent runs'),
+    nodes.length === 0
+      ? h('p', { class: 'muted' }, 'None yet.')
+      : h(
+          'p',
+          { class: 'muted', id: 'run-count' },
+          total === 1
+            ? '1 run'
+            : total > nodes.length
+              ? `The latest ${nodes.length} of ${total} runs`
+              : `${total} runs`,
+        ),
+    h(
+      'ul',
+      {},
+      nodes.map((run) =>
+        h(
+          'li',
+          { 'data-execution-id': run.id },
+          badge(run.state),
+          ' ',
+          when(run.startDate),
+          ' ',
+          run.startedBy ?? '',
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * A function that reads the workflow's latest runs again and draws them
+ * (the answer of its latest call only).
+ * @param {string} workflowId
+ * @param {HTMLElement} history
+ * @param {AbortSignal} signal
+ * @returns {() => void}
+ */
+function recentRuns(workflowId, history, signal) {
+  const call = latestOnly();
+  return () => {
+    const isLatest = call();
+    request(RecentRuns, { id: workflowId })
+      .then((data) => {
+        if (!signal.aborted && isLatest()) drawRuns(history, data.workflow?.executions ?? null);
+      })
+      .catch((/** @type {unknown} */ error) => {
+        if (!signal.aborted && isLatest()) history.append(failure(error));
+      });
+  };
+}
+
+/**
  * Follows a run live (its state over the subscription, its log read again at
- * every change) and offers to cancel it until it ends.
+ * every change) and offers to cancel it until it ends; `changed` is called at
+ * each new state and after a cancel (the lists showing the run are read again).
  * @param {string} workflowId
  * @param {string} executionId
  * @param {AbortSignal} signal
+ * @param {() => void} changed
  */
-async function followRun(workflowId, executionId, signal) {
+async function followRun(workflowId, executionId, signal, changed) {
   const state = h('p', { class: 'run-state' }, 'Started run ', h('code', {}, executionId));
   const logs = h('ol', { class: 'logs' });
   const outputs = h('div', { class: 'outputs' });
   const cancel = h('button', { type: 'button', class: 'danger', id: 'cancel-run' }, 'Cancel run');
+  const ended = (/** @type {string} */ current) =>
+    ['COMPLETED', 'FAILED', 'CANCELED'].includes(current);
+  /** The state on view: a state that ended the run is not replaced by an earlier one. */
+  let shown = '';
+  const showState = (/** @type {string} */ id, /** @type {string} */ current) => {
+    if (ended(shown) && !ended(current)) return false;
+    const isNew = current !== shown;
+    shown = current;
+    state.replaceChildren('Run ', h('code', {}, id), ' ', badge(current));
+    if (ended(current)) cancel.remove();
+    return isNew;
+  };
   cancel.addEventListener('click', () => {
     cancel.disabled = true;
     // the answer shows the cancel at once; the subscription then ends with CANCELED
     request(CancelRun, { workflowId, executionId })
       .then((data) => {
+        if (signal.aborted) return;
         const run = data.cancelWorkflowExecution;
-        state.replaceChildren('Run ', h('code', {}, run.id), ' ', badge(run.state));
+        showState(run.id, run.state);
+        changed();
       })
       .catch((/** @type {unknown} */ error) => {
+        if (signal.aborted) return;
+        cancel.disabled = false;
         outputs.replaceChildren(failure(error));
       });
   });
@@ -670,9 +800,8 @@ async function followRun(workflowId, executionId, signal) {
   try {
     for await (const data of subscribe(FollowRun, { workflowId, executionId }, signal)) {
       const run = data.workflowExecution;
-      state.replaceChildren('Run ', h('code', {}, run.id), ' ', badge(run.state));
-      if (['COMPLETED', 'FAILED', 'CANCELED'].includes(run.state)) {
-        cancel.remove();
+      if (showState(run.id, run.state)) changed();
+      if (ended(run.state)) {
         outputs.replaceChildren(
           run.exception === null ? '' : h('p', { class: 'error' }, run.exception),
           run.state !== 'COMPLETED' || run.outputParameters.length === 0

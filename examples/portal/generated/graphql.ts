@@ -165,11 +165,13 @@ export type PortalMyRequestsQueryVariables = Exact<{ [key: string]: never }>;
 export type PortalMyRequestsQuery = {
   viewer: { name: string } | null;
   catalogRequests: {
+    totalCount: number;
     nodes: Array<{
       id: string;
       requestNumber: number | null;
       state: CatalogRequestState;
       description: string | null;
+      catalogItemId: string | null;
       dateCreated: string | null;
     }>;
   } | null;
@@ -272,6 +274,26 @@ export type PortalWorkflowFormQuery = {
       }>;
     } | null;
     executions: {
+      totalCount: number;
+      nodes: Array<{
+        id: string;
+        state: ExecutionState;
+        startDate: string | null;
+        startedBy: string | null;
+      }>;
+    } | null;
+  } | null;
+};
+
+export type PortalRecentRunsQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type PortalRecentRunsQuery = {
+  workflow: {
+    id: string;
+    executions: {
+      totalCount: number;
       nodes: Array<{
         id: string;
         state: ExecutionState;
@@ -401,11 +423,13 @@ export const PortalMyRequestsDocument = new TypedDocumentString(`
     name
   }
   catalogRequests(first: 8) {
+    totalCount
     nodes {
       id
       requestNumber
       state
       description
+      catalogItemId
       dateCreated
     }
   }
@@ -511,6 +535,7 @@ export const PortalWorkflowFormDocument = new TypedDocumentString(`
       }
     }
     executions(first: 5) {
+      totalCount
       nodes {
         id
         state
@@ -521,6 +546,22 @@ export const PortalWorkflowFormDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PortalWorkflowFormQuery, PortalWorkflowFormQueryVariables>;
+export const PortalRecentRunsDocument = new TypedDocumentString(`
+    query PortalRecentRuns($id: ID!) {
+  workflow(id: $id) {
+    id
+    executions(first: 5) {
+      totalCount
+      nodes {
+        id
+        state
+        startDate
+        startedBy
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PortalRecentRunsQuery, PortalRecentRunsQueryVariables>;
 export const PortalRunWorkflowDocument = new TypedDocumentString(`
     mutation PortalRunWorkflow($id: ID!, $inputs: [WorkflowParameterInput!]) {
   runWorkflow(workflowId: $id, inputs: $inputs) {
