@@ -135,9 +135,11 @@ describe.skipIf(missing)(`Signing in to the portal in a real browser${skipped}`,
     expect(names).toContain('CentOS 7 Machine');
     expect(names).not.toContain(restricted);
     expect(await page!.locator('body').innerText()).not.toContain(restricted);
-    await expect
-      .poll(() => page!.locator('#catalog-requests').innerText(), { timeout: 30_000 })
-      .toContain('Your requests');
+    // a fresh simulator: the developer has ordered nothing yet
+    const requests = page!.locator('#catalog-requests');
+    await expect.poll(() => requests.innerText(), { timeout: 30_000 }).toContain('None yet.');
+    expect(await requests.locator('h3').innerText()).toBe('Your requests');
+    expect(await requests.locator('li').count()).toBe(0);
     // the developer may order: the request form has its button
     await page!.locator(`[data-item="${centos}"]`).click();
     await page!.locator('#request-form').waitFor({ timeout: 30_000 });

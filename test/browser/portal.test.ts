@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, chromiumPath, launchBrowser, type Browser } from '../helpers/browser.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
@@ -13,6 +13,10 @@ const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
 const waitForSignal = 'a28defe3-9bf0-4273-9247-6f57a5e5a5ab';
 /** A default user of the vRA simulator, entitled to CentOS 7 Machine (src/simulators/vra/users.ts). */
 const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
+
+/** The state badges inside `locator`, in order. */
+const states = (locator: Locator) => locator.locator('[data-state]').evaluateAll(badges);
+const badges = (elements: Element[]) => elements.map((e) => e.getAttribute('data-state'));
 
 describe.skipIf(missing)(
   `The self-service portal in a real browser${missing ? ` (skipped: ${chromiumPath} is absent)` : ''}`,
@@ -29,7 +33,8 @@ describe.skipIf(missing)(
 
     beforeAll(async () => {
       mkdirSync(shots, { recursive: true });
-      stack = await startStack({ vro: { stepMs: 400 }, vra: { requestStepMs: 250 } });
+      // a request stays in each state long enough for a list read again to show it
+      stack = await startStack({ vro: { stepMs: 400 }, vra: { requestStepMs: 500 } });
       expect(stack.config.portal).toBe(true);
       server = await listen(stack.gateway);
       browser = await launchBrowser({ width: 1280, height: 900 });
@@ -61,14 +66,20 @@ describe.skipIf(missing)(
       expect(await form.isHidden()).toBe(true);
     }, 60_000);
 
-    it("lists the developer's entitled catalog items, served entirely by the gateway", async () => {
+    it("lists the developer's entitled catalog items, served entirely by the gateway, and no request yet", async () => {
       const card = page!.locator(`[data-item="${centos}"]`);
       await card.waitFor({ timeout: 30_000 });
       expect(await card.innerText()).toContain('CentOS 7 Machine');
-      expect(await page!.locator('#catalog-items .card').count()).toBeGreaterThan(1);
-      await expect
-        .poll(() => page!.locator('#catalog-requests').innerText(), { timeout: 30_000 })
-        .toContain('Your requests');
+      expect(await card.innerText()).toContain('A CentOS 7 virtual machine on vSphere');
+      // the developer's entitled items (src/simulators/vra/consumer-seed.ts), not the restricted one
+      expect(await page!.locator('#catalog-items .card strong').allInnerTexts()).toEqual([
+        'CentOS 7 Machine',
+        'Three-tier Web Application',
+      ]);
+      const requests = page!.locator('#catalog-requests');
+      await expect.poll(() => requests.innerText(), { timeout: 30_000 }).toContain('None yet.');
+      expect(await requests.locator('h3').innerText()).toBe('Your requests');
+      expect(await requests.locator('li').count()).toBe(0);
       await shoot('01-catalog');
     }, 60_000);
 
@@ -76,16 +87,41 @@ describe.skipIf(missing)(
       await page!.locator(`[data-item="${centos}"]`).click();
       const cpu = page!.locator('#template-vSphere_Machine_1-data-cpu');
       await cpu.waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#request-form h2').innerText()).toBe('CentOS 7 Machine');
       expect(await cpu.inputValue()).toBe('1');
-      expect(await page!.locator('#business-group option').count()).toBeGreaterThan(0);
+      expect(await page!.locator('#business-group option').allInnerTexts()).toEqual([
+        'Development',
+      ]);
       await cpu.fill('2');
       await page!.locator('#request-description').fill('Portal test machine');
       await shoot('02-request-form');
+      // every state "Your requests" shows for a request, as the page draws them
+      await page!.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { listed: string[] }).listed = seen;
+        const list = document.getElementById('catalog-requests')!;
+        new MutationObserver(() => {
+          for (const item of list.querySelectorAll('li[data-request-id]')) {
+            const state = item.querySelector('[data-state]')?.getAttribute('data-state');
+            seen.push(`${item.getAttribute('data-request-id')} ${state}`);
+          }
+        }).observe(list, { childList: true, subtree: true });
+      });
       await page!.locator('#request-form button[type=submit]').click();
       const final = page!.locator('#catalog-progress [data-state="SUCCESSFUL"]').first();
       await final.waitFor({ timeout: 30_000 });
-      // the states came one by one over the subscription
-      expect(await page!.locator('#catalog-progress .timeline li').count()).toBeGreaterThan(1);
+      // the states came one by one over the subscription, in order
+      const timeline = await states(page!.locator('#catalog-progress .timeline'));
+      expect(timeline.length).toBeGreaterThan(1);
+      expect(timeline[0]).toBe('SUBMITTED');
+      expect(timeline.at(-1)).toBe('SUCCESSFUL');
+      expect(
+        ['SUBMITTED', 'IN_PROGRESS', 'SUCCESSFUL'].filter((s) => timeline.includes(s)),
+      ).toEqual([...new Set(timeline)]);
+      const id = (await page!.locator('#catalog-progress .timeline').getAttribute('data-request'))!;
+      expect(await page!.locator('#catalog-progress p').first().innerText()).toMatch(
+        /^Request #\d+ SUCCESSFUL \(final\)$/,
+      );
       const posted = stack!.vra.requests.filter(
         (request) =>
           request.method === 'POST' &&
@@ -99,10 +135,16 @@ describe.skipIf(missing)(
       // sent with the developer's own vRA token, not the gateway's service account
       const bearer = /^Bearer (.+)$/.exec(posted[0]!.headers['authorization'] ?? '')?.[1] ?? '';
       expect(stack!.vra.tokenUser(bearer)).toBe(developer.username);
-      // the request then shows among the developer's requests
-      await expect
-        .poll(() => page!.locator('#catalog-requests').innerText(), { timeout: 30_000 })
-        .toContain('Portal test machine');
+      // "Your requests" showed the request while it ran, then at its end: no reload needed
+      const row = page!.locator(`#catalog-requests li[data-request-id="${id}"]`);
+      await expect.poll(() => states(row), { timeout: 30_000 }).toEqual(['SUCCESSFUL']);
+      expect(await row.innerText()).toContain('Portal test machine');
+      expect(await page!.locator('#catalog-requests li').count()).toBe(1);
+      expect(await page!.locator('#request-count').innerText()).toBe('1 request');
+      const listed = await page!.evaluate(() => (window as unknown as { listed: string[] }).listed);
+      const shownStates = [...new Set(listed.filter((l) => l.startsWith(`${id} `)))];
+      expect(shownStates.at(-1)).toBe(`${id} SUCCESSFUL`);
+      expect(shownStates.length).toBeGreaterThan(1);
     }, 60_000);
 
     it('then shows the machine with its actions, and runs one to its end', async () => {
@@ -111,9 +153,30 @@ describe.skipIf(missing)(
         .filter({ hasText: 'Infrastructure.Virtual' })
         .first();
       await machine.waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#catalog-resources h3').innerText()).toBe('What was built');
+      // the deployment and its machine
+      expect(await page!.locator('.resource').count()).toBe(2);
+      const machineStatus = () => machine.locator('dt:text-is("MachineStatus") + dd').innerText();
+      const actions = () => machine.locator('[data-action]').allInnerTexts();
+      expect(await machineStatus()).toBe('On');
+      expect(await machine.locator('dt:text-is("MachineCPU") + dd').innerText()).toBe('2');
+      expect(await actions()).toEqual(['Destroy', 'Power Off', 'Reboot', 'Shutdown']);
       await shoot('03-request-done');
       await machine.locator('[data-action="Power Off"]').click();
-      await machine.locator('[data-state="SUCCESSFUL"]').first().waitFor({ timeout: 30_000 });
+      const progress = machine.locator('.action-progress');
+      await progress.locator('[data-state="SUCCESSFUL"]').first().waitFor({ timeout: 30_000 });
+      // once the action has ended the resources are read again: the machine is off and
+      // offers to be powered on; the action's progress stays on its card
+      await expect.poll(machineStatus, { timeout: 30_000 }).toBe('Off');
+      expect(await actions()).toEqual(['Destroy', 'Power On']);
+      expect((await states(progress.locator('.timeline'))).at(-1)).toBe('SUCCESSFUL');
+      // and "Your requests" holds the action's request, newest first
+      const rows = page!.locator('#catalog-requests li');
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
+      await expect.poll(() => states(rows.first()), { timeout: 30_000 }).toEqual(['SUCCESSFUL']);
+      expect(await rows.first().innerText()).toContain('Action on a resource');
+      expect(await rows.nth(1).innerText()).toContain('Portal test machine');
+      expect(await page!.locator('#request-count').innerText()).toBe('2 requests');
       await shoot('04-resource-action');
       const actionRequests = stack!.vra.requests.filter(
         (request) =>
@@ -128,9 +191,20 @@ describe.skipIf(missing)(
       await page!.locator('nav button[data-tab="workflows"]').click();
       await page!.locator('#workflow-query').fill('Provision Linux');
       await page!.locator('#workflow-search button').click();
-      await page!.locator(`[data-workflow="${provisionLinux}"]`).click();
+      const card = page!.locator(`[data-workflow="${provisionLinux}"]`);
+      await card.waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#workflow-list .card').count()).toBe(1);
+      expect(await card.locator('strong').innerText()).toBe('Provision Linux VM');
+      expect(await card.locator('span').innerText()).toBe('Provisioning');
+      await card.click();
       const hostname = page!.locator('#field-hostname');
       await hostname.waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#workflow-form h2').innerText()).toBe('Provision Linux VM');
+      // one run of the seeded history
+      const runs = page!.locator('#recent-runs li');
+      expect(await page!.locator('#recent-runs h3').innerText()).toBe('Recent runs');
+      expect(await page!.locator('#run-count').innerText()).toBe('1 run');
+      expect(await states(page!.locator('#recent-runs'))).toEqual(['COMPLETED']);
       const legends = await page!.locator('#workflow-form legend').allInnerTexts();
       expect(legends).toEqual(['Machine', 'Placement']);
       expect(await page!.locator('#workflow-form h4').allInnerTexts()).toEqual([
@@ -159,7 +233,23 @@ describe.skipIf(missing)(
       await page!.locator('#field-environment').selectOption({ label: 'test' });
       await page!.locator('#workflow-form button[type=submit]').click();
       await page!.locator('#workflow-run [data-state="RUNNING"]').waitFor({ timeout: 30_000 });
+      const executionId = await page!
+        .locator('#workflow-run [data-execution]')
+        .getAttribute('data-execution');
+      // the new run heads "Recent runs" while it runs
+      await expect
+        .poll(() => runs.first().getAttribute('data-execution-id'), { timeout: 30_000 })
+        .toBe(executionId);
+      expect(await page!.locator('#run-count').innerText()).toBe('2 runs');
       await page!.locator('#workflow-run [data-state="COMPLETED"]').waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#workflow-run .run-state').innerText()).toBe(
+        `Run ${executionId} COMPLETED`,
+      );
+      // and shows its end there too
+      await expect
+        .poll(() => states(page!.locator('#recent-runs')), { timeout: 30_000 })
+        .toEqual(['COMPLETED', 'COMPLETED']);
+      expect(await page!.locator('#cancel-run').count()).toBe(0);
       await expect
         .poll(() => page!.locator('#workflow-run .logs').innerText(), { timeout: 10_000 })
         .toContain('has completed');
@@ -180,15 +270,36 @@ describe.skipIf(missing)(
       await page!.locator('#workflow-search button').click();
       await page!.locator(`[data-workflow="${waitForSignal}"]`).click();
       await page!.locator('#field-timeoutMinutes').waitFor({ timeout: 30_000 });
+      expect(await page!.locator('#recent-runs').innerText()).toContain('None yet.');
+      expect(await page!.locator('#recent-runs li').count()).toBe(0);
       await page!.locator('#workflow-form button[type=submit]').click();
       const cancel = page!.locator('#cancel-run');
       await cancel.waitFor({ timeout: 30_000 });
+      const row = page!.locator('#recent-runs li');
+      await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+      expect(await page!.locator('#run-count').innerText()).toBe('1 run');
+      const canceled = page!.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === '/graphql' &&
+          (response.request().postData() ?? '').includes('PortalCancelRun'),
+      );
       await cancel.click();
+      expect((await canceled).status()).toBe(200);
+      const answeredAt = Date.now();
       await page!.locator('#workflow-run [data-state="CANCELED"]').waitFor({ timeout: 30_000 });
+      // the subscription's CANCELED (which reads the log again) comes within a second or so,
+      // not at the poller's next backed-off poll
       await expect
-        .poll(() => page!.locator('#workflow-run .logs').innerText(), { timeout: 10_000 })
+        .poll(() => page!.locator('#workflow-run .logs').innerText(), { timeout: 2_000 })
         .toContain('has been canceled');
+      console.info(
+        `the portal showed the canceled run's log ${Date.now() - answeredAt} ms after the answer`,
+      );
       expect(await page!.locator('#workflow-run .outputs').innerText()).toBe('');
+      expect(await cancel.count()).toBe(0);
+      // "Recent runs" shows the run canceled
+      await expect.poll(() => states(row), { timeout: 10_000 }).toEqual(['CANCELED']);
+      expect(await page!.locator('#run-count').innerText()).toBe('1 run');
       await shoot('07-workflow-canceled');
       const deletes = stack!.vro.requests.filter((request) => request.method === 'DELETE');
       expect(deletes).toHaveLength(1);
