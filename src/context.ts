@@ -86,6 +86,8 @@ export function createContext(
     stats: info,
     operation: operationCalls(request),
     trail,
+    // One budget for all the request's upstream work, from its arrival (a subscription lifts it: requestBudget).
+    budget: { endsAt: info.startedAt + config.upstreamTimeoutMs },
     ...(session === undefined
       ? {}
       : {

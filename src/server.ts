@@ -37,6 +37,7 @@ import { loadPersistedOperations, persistedOperations } from './plugins/persiste
 import { portal } from './plugins/portal.ts';
 import { createReadiness, readinessEndpoint, type Readiness } from './plugins/readiness.ts';
 import { capBodies, requestLimits } from './plugins/request-limits.ts';
+import { requestBudget } from './plugins/request-budget.ts';
 import { requestLog } from './plugins/request-log.ts';
 import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { sseSingleConnection } from './plugins/sse-single-connection.ts';
@@ -177,6 +178,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       errorCodes(),
       safeResults(logger),
       freshPerEvent(),
+      requestBudget(),
       ...(config.graphqlJit ? [graphqlJit()] : []),
       ...(tracing === undefined ? [] : [tracingPlugin(tracing)]),
     ],

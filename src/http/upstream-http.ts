@@ -42,6 +42,13 @@ export interface CallContext {
   readonly stats?: { upstreamCalls: number };
   /** The GraphQL request (a batch: its operations together) making the call: its identical reads are made once, its share of slots is capped. */
   readonly operation?: OperationCalls;
+  /**
+   * The request's one budget for upstream work (slots, locks, retries,
+   * re-reads): `endsAt` in `performance.now()` time, UPSTREAM_TIMEOUT_MS after
+   * the request arrived. Absent, or `Infinity` (a subscription's later
+   * events): each call has its own deadline only.
+   */
+  readonly budget?: { endsAt: number };
   /** Told when an upstream refused the user's own credential (401): a session built on it ends. */
   readonly onCredentialRefused?: (service: UpstreamService) => void;
   /** Where the calls of the mutation field being run are written down (the audit trail). */
@@ -179,6 +186,11 @@ function trailed(
   };
 }
 
+/** What is left of the request's budget for upstream work, in ms (Infinity without one). */
+export function remainingBudgetMs(call: CallContext): number {
+  return call.budget === undefined ? Infinity : call.budget.endsAt - performance.now();
+}
+
 /** One finished upstream call, for logs and metrics. */
 export interface UpstreamCallEvent {
   service: UpstreamService;
@@ -276,7 +288,9 @@ export class UpstreamHttp {
     target: string,
   ): Promise<UpstreamResponse> {
     const { timeoutMs } = this.#options;
-    const deadline = new CallDeadline(call.signal, timeoutMs);
+    const left = remainingBudgetMs(call);
+    if (left <= 0) throw new UpstreamTimeoutError(this.service, timeoutMs);
+    const deadline = new CallDeadline(call.signal, Math.min(timeoutMs, left));
     try {
       return await this.#attempts(call, request, target, deadline);
     } finally {

@@ -8,7 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isConflict, UpstreamTimeoutError } from '../../errors.ts';
 import { backoffMs, type RetryPolicy } from '../../http/retry-policy.ts';
-import { ClientGoneError, type CallContext } from '../../http/upstream-http.ts';
+import { ClientGoneError, remainingBudgetMs, type CallContext } from '../../http/upstream-http.ts';
 import { LockWaitAbortedError, LockWaitTimeoutError, type KeyedLock } from './keyed-lock.ts';
 
 /** The pause between cycles is the seam's jittered backoff (backoffMs), with bounds of its own. */
@@ -64,7 +64,8 @@ export async function serialised(
   work: () => Promise<void>,
 ): Promise<void> {
   try {
-    await lock.run(key, work, call.signal);
+    const left = remainingBudgetMs(call);
+    await lock.run(key, work, call.signal, Number.isFinite(left) ? left : undefined);
   } catch (error) {
     if (error instanceof LockWaitTimeoutError)
       throw new UpstreamTimeoutError('nsx', error.waitedMs);

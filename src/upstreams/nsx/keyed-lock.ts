@@ -44,7 +44,13 @@ export class KeyedLock {
     return this.#tails.size;
   }
 
-  async run<T>(key: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /** `maxWaitMs`: this caller's own bound on its wait (the least of it and the lock's applies). */
+  async run<T>(
+    key: string,
+    work: () => Promise<T>,
+    signal?: AbortSignal,
+    maxWaitMs?: number,
+  ): Promise<T> {
     const previous = this.#tails.get(key) ?? Promise.resolve();
     let release = (): void => undefined;
     const mine = new Promise<void>((resolve) => {
@@ -60,15 +66,20 @@ export class KeyedLock {
       if (this.#tails.get(key) === tail) this.#tails.delete(key);
     });
     try {
-      await this.#wait(previous, signal);
+      await this.#wait(previous, signal, maxWaitMs);
       return await work();
     } finally {
       release();
     }
   }
 
-  #wait(previous: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-    const maxWaitMs = this.#maxWaitMs;
+  #wait(
+    previous: Promise<void>,
+    signal: AbortSignal | undefined,
+    callerMaxWaitMs: number | undefined,
+  ): Promise<void> {
+    const bounds = [this.#maxWaitMs, callerMaxWaitMs].filter((b) => b !== undefined);
+    const maxWaitMs = bounds.length === 0 ? undefined : Math.max(0, Math.min(...bounds));
     if (signal === undefined && maxWaitMs === undefined) return previous;
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
