@@ -65,6 +65,23 @@ export interface StackOptions {
   logger?: Logger;
 }
 
+/** The variables that point a gateway (a spawned process, or loadConfig) at the three simulators. */
+export function simulatorsEnv(sims: Pick<Stack, 'vro' | 'vra' | 'nsx'>): Record<string, string> {
+  const { vro, vra, nsx } = sims;
+  return {
+    VRO_URL: vro.url.href,
+    VRO_USERNAME: vro.username,
+    VRO_PASSWORD: vro.password,
+    VRA_URL: vra.url.href,
+    VRA_USERNAME: vra.username,
+    VRA_PASSWORD: vra.password,
+    VRA_TENANT: vra.tenant,
+    NSX_URL: nsx.url.href,
+    NSX_USERNAME: nsx.username,
+    NSX_PASSWORD: nsx.password,
+  };
+}
+
 /** Requests the three simulators have received so far. */
 export function upstreamCalls(stack: Pick<Stack, 'vro' | 'vra' | 'nsx'>): number {
   return stack.vro.requests.length + stack.vra.requests.length + stack.nsx.requests.length;

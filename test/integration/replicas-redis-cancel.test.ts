@@ -6,6 +6,7 @@ import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/i
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { SseSubscription } from '../helpers/sse.ts';
+import { simulatorsEnv } from '../helpers/stack.ts';
 import { until } from '../helpers/wait.ts';
 
 // Two gateway processes over one set of simulators and one real redis-server:
@@ -44,16 +45,7 @@ async function startReplica(name: string): Promise<Replica> {
   const process = spawnGateway({
     PORT: '0',
     LOG_LEVEL: 'info',
-    VRO_URL: vro.url.href,
-    VRO_USERNAME: vro.username,
-    VRO_PASSWORD: vro.password,
-    VRA_URL: vra.url.href,
-    VRA_USERNAME: vra.username,
-    VRA_PASSWORD: vra.password,
-    VRA_TENANT: vra.tenant,
-    NSX_URL: nsx.url.href,
-    NSX_USERNAME: nsx.username,
-    NSX_PASSWORD: nsx.password,
+    ...simulatorsEnv({ vro, vra, nsx }),
     REDIS_URL: redis.url,
     SESSION_SECRET: 'replicas-share-this-session-secret-0123456789',
   });

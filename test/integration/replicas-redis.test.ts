@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { SseSubscription } from '../helpers/sse.ts';
-import { startStack } from '../helpers/stack.ts';
+import { simulatorsEnv, startStack } from '../helpers/stack.ts';
 import { packageUpload } from '../helpers/uploads.ts';
 import { providerListCalls } from '../helpers/vra.ts';
 
@@ -46,16 +46,7 @@ async function startReplica(): Promise<Replica> {
   const process = spawnGateway({
     PORT: '0',
     LOG_LEVEL: 'info',
-    VRO_URL: vro.url.href,
-    VRO_USERNAME: vro.username,
-    VRO_PASSWORD: vro.password,
-    VRA_URL: vra.url.href,
-    VRA_USERNAME: vra.username,
-    VRA_PASSWORD: vra.password,
-    VRA_TENANT: vra.tenant,
-    NSX_URL: nsx.url.href,
-    NSX_USERNAME: nsx.username,
-    NSX_PASSWORD: nsx.password,
+    ...simulatorsEnv({ vro, vra, nsx }),
     REDIS_URL: redis.url,
     SESSION_SECRET: 'replicas-share-this-session-secret-0123456789',
     // Every subscriber of the test comes from one address.

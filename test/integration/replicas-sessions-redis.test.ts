@@ -12,7 +12,7 @@ import { startVraSimulator, type VraSimulator } from '../../src/simulators/vra/i
 import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway } from '../helpers/spawn-gateway.ts';
-import { listen, memoryAuditLog } from '../helpers/stack.ts';
+import { listen, memoryAuditLog, simulatorsEnv } from '../helpers/stack.ts';
 import { bearerOf, tokenRequests, tokensPath } from '../helpers/vra.ts';
 
 // Several gateways in this process over one set of simulators and one real
@@ -53,16 +53,7 @@ const started: Replica[] = [];
 
 function env(extra: Env = {}): Env {
   return {
-    VRO_URL: vro.url.href,
-    VRO_USERNAME: vro.username,
-    VRO_PASSWORD: vro.password,
-    VRA_URL: vra.url.href,
-    VRA_USERNAME: vra.username,
-    VRA_PASSWORD: vra.password,
-    VRA_TENANT: vra.tenant,
-    NSX_URL: nsx.url.href,
-    NSX_USERNAME: nsx.username,
-    NSX_PASSWORD: nsx.password,
+    ...simulatorsEnv({ vro, vra, nsx }),
     ...extra,
   };
 }
