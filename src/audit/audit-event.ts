@@ -23,34 +23,41 @@ const maxSecretLength = 256;
 
 function secretValues(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(secretValues);
-  if (typeof value !== 'object' || value === null || value instanceof Blob) return [];
+  if (typeof value !== 'object' || value === null || isFileLike(value)) return [];
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return [];
   return Object.entries(value).flatMap(([key, inner]) => {
     if (!secretName.test(key) || typeof inner !== 'string') return secretValues(inner);
     return inner === '' || inner.length > maxSecretLength ? [] : [inner];
   });
 }
 
+/** An uploaded file, whichever Blob class made it (yoga's File is not always the global one). */
+function isFileLike(value: object): value is { name?: unknown; type?: unknown; size: number } {
+  const candidate = value as { size?: unknown; arrayBuffer?: unknown };
+  return typeof candidate.size === 'number' && typeof candidate.arrayBuffer === 'function';
+}
+
 function clean(value: unknown, extra: readonly string[]): unknown {
   if (typeof value === 'string') return redactSecrets(value, extra);
-  if (value instanceof Blob) {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isFileLike(value)) {
+    const name = typeof value.name === 'string' ? redactSecrets(value.name, extra) : null;
     return {
-      file: value instanceof File ? redactSecrets(value.name) : null,
-      type: value.type,
+      file: name,
+      type: typeof value.type === 'string' ? value.type : null,
       size: value.size,
     };
   }
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return { bytes: value.byteLength };
   if (Array.isArray(value)) return value.map((item) => clean(item, extra));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        key,
-        secretName.test(key) && inner !== null && inner !== undefined
-          ? '[REDACTED]'
-          : clean(inner, extra),
-      ]),
-    );
-  }
-  return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      secretName.test(key) && inner !== null && inner !== undefined
+        ? '[REDACTED]'
+        : clean(inner, extra),
+    ]),
+  );
 }
 
 const unquoted = (value: string): string => value.replace(/^(?:W\/)?"(.*)"$/, '$1');
