@@ -156,10 +156,10 @@ describe('the Kubernetes example', () => {
     );
   });
 
-  it('sets only variables the README documents', () => {
-    const readme = read('README.md');
+  it('sets only variables the configuration reference (docs/configuration.md) documents', () => {
+    const reference = read('docs/configuration.md');
     const documented = new Set(
-      [...readme.matchAll(/^\| ([^|]*\S) +\|/gm)].flatMap(([, cell]) =>
+      [...reference.matchAll(/^\| ([^|]*\S) +\|/gm)].flatMap(([, cell]) =>
         [...(cell ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]),
       ),
     );
