@@ -65,49 +65,62 @@ const executionDetail: FieldCost = {
 /** The provider list, read once per request (and cached across requests). */
 const providerList: FieldCost = { calls: 1, per: 'operation', shares: 'vra.providers' };
 
+/** The same cost for each of `fields`. */
+function each(cost: FieldCost, fields: readonly string[]): Record<string, FieldCost> {
+  return Object.fromEntries(fields.map((field) => [field, cost]));
+}
+
 export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   // orchestration (vRO)
-  'Query.workflows': { calls: 1 },
-  'Query.workflow': { calls: 1 },
-  'Query.workflowExecution': { calls: 1 },
-  'Workflow.categoryName': workflowSummary,
-  'Workflow.categoryHref': workflowSummary,
-  'Workflow.type': workflowSummary,
-  'Workflow.canExecute': workflowSummary,
-  'Workflow.canEdit': workflowSummary,
-  'Workflow.inputParameters': workflowDetail,
-  'Workflow.outputParameters': workflowDetail,
-  'WorkflowExecution.workflow': { calls: 1 },
+  ...each({ calls: 1 }, [
+    'Query.workflows',
+    'Query.workflow',
+    'Query.workflowExecution',
+    'WorkflowExecution.workflow',
+    'Mutation.importPackage',
+    'Workflow.form',
+    'WorkflowExecution.logs',
+  ]),
+  ...each(workflowSummary, [
+    'Workflow.categoryName',
+    'Workflow.categoryHref',
+    'Workflow.type',
+    'Workflow.canExecute',
+    'Workflow.canEdit',
+  ]),
+  ...each(workflowDetail, ['Workflow.inputParameters', 'Workflow.outputParameters']),
+  ...each(executionDetail, [
+    'WorkflowExecution.inputParameters',
+    'WorkflowExecution.outputParameters',
+    'WorkflowExecution.exception',
+  ]),
   // start, then read the execution back
   'Mutation.runWorkflow': { calls: 2 },
-  'Mutation.importPackage': { calls: 1 },
   // one poller per execution serves every subscriber
   'Subscription.workflowExecution': { calls: 1 },
-  'Workflow.form': { calls: 1 },
   // a one-run probe, then the newest-first window
   'Workflow.executions': { calls: 2 },
-  'WorkflowExecution.inputParameters': executionDetail,
-  'WorkflowExecution.outputParameters': executionDetail,
-  'WorkflowExecution.exception': executionDetail,
-  'WorkflowExecution.logs': { calls: 1 },
   // cancel, then read the run back
   'Mutation.cancelWorkflowExecution': { calls: 2 },
 
-  // catalog (vRA); a window of a list may span two pages
-  'Query.providers': { calls: 2 },
-  'Query.provider': { calls: 1 },
-  'Query.providerByName': providerList,
-  'Query.catalogItems': { calls: 2 },
-  'CatalogItem.provider': providerList,
-  'Query.entitledCatalogItems': { calls: 2 },
-  'EntitledCatalogItem.requestTemplate': { calls: 1 },
-  'Query.catalogRequest': { calls: 1 },
-  'Query.catalogRequests': { calls: 2 },
-  'Query.catalogResource': { calls: 1 },
-  'CatalogRequest.resources': { calls: 1 },
+  // catalog (vRA)
+  ...each({ calls: 1 }, [
+    'Query.provider',
+    'EntitledCatalogItem.requestTemplate',
+    'Query.catalogRequest',
+    'Query.catalogResource',
+    'CatalogRequest.resources',
+  ]),
+  ...each(providerList, ['Query.providerByName', 'CatalogItem.provider']),
+  // a window of a list may span two pages
+  ...each({ calls: 2 }, [
+    'Query.providers',
+    'Query.catalogItems',
+    'Query.entitledCatalogItems',
+    'Query.catalogRequests',
+  ]),
   // the template, the submission, the request read back (when vRA answers only a Location)
-  'Mutation.requestCatalogItem': { calls: 3 },
-  'Mutation.requestResourceAction': { calls: 3 },
+  ...each({ calls: 3 }, ['Mutation.requestCatalogItem', 'Mutation.requestResourceAction']),
   // one poller per request and credential serves every subscriber
   'Subscription.catalogRequest': { calls: 1 },
   // the registration; an answer without a body adds the read-back by binding
@@ -116,37 +129,40 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   'Mutation.publishBlueprint': { calls: 3 },
 
   // network (NSX)
-  'Query.ipSets': { calls: 1 },
-  'Query.ipSet': { calls: 1 },
-  'Query.services': { calls: 1 },
-  'Query.service': { calls: 1 },
-  'Query.applicationFirewall': { calls: 1 },
+  ...each({ calls: 1 }, [
+    'Query.ipSets',
+    'Query.ipSet',
+    'Query.services',
+    'Query.service',
+    'Query.applicationFirewall',
+    'Mutation.deleteIpSet',
+    'Mutation.deleteService',
+    'Mutation.addVirtualServer',
+    'Mutation.forceSyncEdge',
+  ]),
   // create, read back
-  'Mutation.createIpSet': { calls: 2 },
-  'Mutation.createService': { calls: 2 },
+  ...each({ calls: 2 }, ['Mutation.createIpSet', 'Mutation.createService']),
   // read the revision, write, read back
-  'Mutation.updateIpSet': { calls: 3 },
-  'Mutation.updateService': { calls: 3 },
-  'Mutation.deleteIpSet': { calls: 1 },
-  'Mutation.deleteService': { calls: 1 },
-  'Mutation.addVirtualServer': { calls: 1 },
-  'Mutation.forceSyncEdge': { calls: 1 },
+  ...each({ calls: 3 }, ['Mutation.updateIpSet', 'Mutation.updateService']),
   // read the ruleset, write it, read it back (a concurrent change adds a read and a write)
-  'Mutation.updateApplicationFirewall': { calls: 3 },
-  'Mutation.addApplicationFirewallRule': { calls: 3 },
-  'Mutation.removeApplicationFirewallRule': { calls: 3 },
+  ...each({ calls: 3 }, [
+    'Mutation.updateApplicationFirewall',
+    'Mutation.addApplicationFirewallRule',
+    'Mutation.removeApplicationFirewallRule',
+  ]),
   // NSX-v 6.x; the first edge call of a process may add the edge API version probe
-  'Query.edges': { calls: 1 },
-  'Query.edge': { calls: 1 },
-  'Edge.virtualServers': { calls: 1 },
-  'Query.distributedFirewall': { calls: 1 },
-  'Query.firewallSection': { calls: 1 },
+  ...each({ calls: 1 }, [
+    'Query.edges',
+    'Query.edge',
+    'Edge.virtualServers',
+    'Query.distributedFirewall',
+    'Query.firewallSection',
+    'Mutation.deleteVirtualServer',
+  ]),
   // read the current server, write it over
   'Mutation.updateVirtualServer': { calls: 2 },
-  'Mutation.deleteVirtualServer': { calls: 1 },
   // read the section, write the rule against its generation number, read it back
-  'Mutation.addFirewallSectionRule': { calls: 3 },
-  'Mutation.removeFirewallSectionRule': { calls: 3 },
+  ...each({ calls: 3 }, ['Mutation.addFirewallSectionRule', 'Mutation.removeFirewallSectionRule']),
 
   // who is calling (vRA identity)
   'Query.viewer': { calls: 0 },
