@@ -22,6 +22,7 @@ import { addSectionRule, removeSectionRule } from '../../upstreams/nsx/dfw-edit.
 import type { FirewallConfigAnswer, FirewallSectionRecord } from '../../upstreams/nsx/wire.ts';
 import type { GatewayContext } from '../../context.ts';
 import type { GraphQLResolveInfo } from 'graphql';
+import { groupingMutations } from './grouping-mutations.ts';
 import { selectsField } from './selects-field.ts';
 
 /** A firewall write answers the ruleset read back; later reads in the request see it (or read it again). */
@@ -50,56 +51,32 @@ function primeSection(
   return section;
 }
 
+const ipSets = groupingMutations({
+  check: checkIpSetInput,
+  byId: (loaders) => loaders.ipSetById,
+  byScope: (loaders) => loaders.ipSetsByScope,
+  create: (nsx, call, scopeId, draft) => nsx.createIpSet(call, scopeId, draft),
+  update: (nsx, call, id, draft) => nsx.updateIpSet(call, id, draft),
+  remove: (nsx, call, id, force) => nsx.deleteIpSet(call, id, force),
+});
+
+const services = groupingMutations({
+  check: checkServiceInput,
+  byId: (loaders) => loaders.serviceById,
+  byScope: (loaders) => loaders.servicesByScope,
+  create: (nsx, call, scopeId, draft) => nsx.createService(call, scopeId, draft),
+  // the client answers nothing of a service update: it is read again
+  update: (nsx, call, id, draft) => nsx.updateService(call, id, draft).then(() => undefined),
+  remove: (nsx, call, id, force) => nsx.deleteService(call, id, force),
+});
+
 export const Mutation: MutationResolvers = {
-  async createIpSet(_root, { scopeId, input }, { clients, call, loaders }) {
-    checkNsxId(scopeId, 'scopeId');
-    const draft = checkIpSetInput(input);
-    const id = await clients.nsx.createIpSet(call, scopeId, draft);
-    loaders.nsx.ipSetsByScope.clearAll();
-    return loaders.nsx.ipSetById.clear(id).load(id);
-  },
-
-  async updateIpSet(_root, { id, input }, { clients, call, loaders }) {
-    checkNsxId(id, 'id');
-    const draft = checkIpSetInput(input);
-    const ipSet = await clients.nsx.updateIpSet(call, id, draft);
-    loaders.nsx.ipSetsByScope.clearAll();
-    loaders.nsx.ipSetById.clear(id).prime(id, ipSet);
-    return ipSet;
-  },
-
-  async deleteIpSet(_root, { id, force }, { clients, call, loaders }) {
-    checkNsxId(id, 'id');
-    // An explicit `force: null` arrives as null despite the default.
-    await clients.nsx.deleteIpSet(call, id, (force as boolean | null) === true);
-    loaders.nsx.ipSetById.clear(id);
-    loaders.nsx.ipSetsByScope.clearAll();
-    return { id, deleted: true };
-  },
-
-  async createService(_root, { scopeId, input }, { clients, call, loaders }) {
-    checkNsxId(scopeId, 'scopeId');
-    const draft = checkServiceInput(input);
-    const id = await clients.nsx.createService(call, scopeId, draft);
-    loaders.nsx.servicesByScope.clearAll();
-    return loaders.nsx.serviceById.clear(id).load(id);
-  },
-
-  async updateService(_root, { id, input }, { clients, call, loaders }) {
-    checkNsxId(id, 'id');
-    const draft = checkServiceInput(input);
-    await clients.nsx.updateService(call, id, draft);
-    loaders.nsx.servicesByScope.clearAll();
-    return loaders.nsx.serviceById.clear(id).load(id);
-  },
-
-  async deleteService(_root, { id, force }, { clients, call, loaders }) {
-    checkNsxId(id, 'id');
-    await clients.nsx.deleteService(call, id, (force as boolean | null) === true);
-    loaders.nsx.serviceById.clear(id);
-    loaders.nsx.servicesByScope.clearAll();
-    return { id, deleted: true };
-  },
+  createIpSet: (_root, { scopeId, input }, context) => ipSets.create(context, scopeId, input),
+  updateIpSet: (_root, { id, input }, context) => ipSets.update(context, id, input),
+  deleteIpSet: (_root, { id, force }, context) => ipSets.remove(context, id, force),
+  createService: (_root, { scopeId, input }, context) => services.create(context, scopeId, input),
+  updateService: (_root, { id, input }, context) => services.update(context, id, input),
+  deleteService: (_root, { id, force }, context) => services.remove(context, id, force),
 
   async addVirtualServer(_root, { edgeId, input }, { clients, call, loaders }) {
     checkNsxId(edgeId, 'edgeId');
