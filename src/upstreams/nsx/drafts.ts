@@ -3,7 +3,7 @@
  * "not given": left out of a create, kept from the current object in an
  * update; `null` means "clear it".
  */
-import type { FirewallLayerName } from './wire.ts';
+import type { FirewallLayerName, VirtualServerFields } from './wire.ts';
 import type { XmlElement } from './xml.ts';
 
 export interface IpSetDraft {
@@ -24,18 +24,8 @@ export interface ServiceDraft {
   inheritanceAllowed: boolean | undefined;
 }
 
-export interface VirtualServerDraft {
-  name: string;
-  description: string | null;
-  enabled: boolean | null;
-  ipAddress: string;
-  /** Lower case, as the manager spells it: http, https, tcp, udp. */
-  protocol: string;
-  port: string;
-  connectionLimit: number | null;
-  connectionRateLimit: number | null;
-  applicationProfileId: string | null;
-  defaultPoolId: string | null;
+/** A virtual server to write: the modelled fields (the protocol lower case, as the manager spells it: http, https, tcp, udp) and acceleration. */
+export interface VirtualServerDraft extends VirtualServerFields {
   accelerationEnabled: boolean | null;
 }
 

@@ -44,9 +44,8 @@ export interface ServiceRecord {
   xml: XmlElement;
 }
 
-/** `<virtualServer>` of an edge's load balancer. */
-export interface VirtualServerRecord {
-  virtualServerId: string | null;
+/** The fields of an edge's `<virtualServer>` that the gateway models: read (VirtualServerRecord) and written (VirtualServerDraft). */
+export interface VirtualServerFields {
   name: string;
   description: string | null;
   enabled: boolean | null;
@@ -57,6 +56,11 @@ export interface VirtualServerRecord {
   connectionRateLimit: number | null;
   applicationProfileId: string | null;
   defaultPoolId: string | null;
+}
+
+/** `<virtualServer>` of an edge's load balancer. */
+export interface VirtualServerRecord extends VirtualServerFields {
+  virtualServerId: string | null;
   /** The element as the manager sent it, when it was read (kept on update). */
   xml: XmlElement | null;
 }
