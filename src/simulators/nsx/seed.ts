@@ -83,6 +83,23 @@ const vsmUuid = '42271168-863F-EAA7-C3FD-BCFED40B77BB';
 const nodeId = 'a8dfee54-210f-47f0-a9e3-401a350eb6d8';
 export const housekeeping = { vsmUuid, nodeId };
 
+/** The allow-all rules that end a context's ruleset: layer 3 (`id`), then layer 2 (`id` + 1). */
+function defaultRules(id: number): string {
+  return `  <layer3FirewallRule disabled="false" precedence="default" id="${id}">
+    <action>allow</action>
+    <logged>false</logged>
+    <notes/>
+    <source/>
+    <destination/>
+  </layer3FirewallRule>
+  <layer2FirewallRule disabled="false" precedence="default" id="${id + 1}">
+    <action>allow</action>
+    <logged>false</logged>
+    <notes/>
+    <destination/>
+  </layer2FirewallRule>`;
+}
+
 const portGroupRules = `<firewallConfiguration contextId="dvportgroup-63">
   <layer3FirewallRule disabled="false" precedence="high" id="1003">
     <action>allow</action>
@@ -111,35 +128,11 @@ const portGroupRules = `<firewallConfiguration contextId="dvportgroup-63">
       <appliedTo><value>dvportgroup-63</value><type kind="portgroup">DistributedVirtualPortgroup</type></appliedTo>
     </appliedToList>
   </layer3FirewallRule>
-  <layer3FirewallRule disabled="false" precedence="default" id="1001">
-    <action>allow</action>
-    <logged>false</logged>
-    <notes/>
-    <source/>
-    <destination/>
-  </layer3FirewallRule>
-  <layer2FirewallRule disabled="false" precedence="default" id="1002">
-    <action>allow</action>
-    <logged>false</logged>
-    <notes/>
-    <destination/>
-  </layer2FirewallRule>
+${defaultRules(1001)}
 </firewallConfiguration>`;
 
 const datacenterRules = `<firewallConfiguration contextId="datacenter-2">
-  <layer3FirewallRule disabled="false" precedence="default" id="2001">
-    <action>allow</action>
-    <logged>false</logged>
-    <notes/>
-    <source/>
-    <destination/>
-  </layer3FirewallRule>
-  <layer2FirewallRule disabled="false" precedence="default" id="2002">
-    <action>allow</action>
-    <logged>false</logged>
-    <notes/>
-    <destination/>
-  </layer2FirewallRule>
+${defaultRules(2001)}
 </firewallConfiguration>`;
 
 /** loadbalancer-virtualserver-get.xml (RAML 6.4, the virtualServer-1 subtree of the load balancer PUT example). */
@@ -171,12 +164,18 @@ const defaultVirtualServer = `<virtualServer>
 </virtualServer>`;
 
 /**
- * Edge summaries: edge-3 is the RAML 6.4 example of GET …/edges/{id}/summary
+ * An edge by its summary: edge-3's is the RAML 6.4 example of GET …/edges/{id}/summary
  * (its recentJobInfo / allowedActions markup is mended: the example closes
  * one with the other); edge-1 and edge-5 follow its shape.
  */
-function edgeSummary(id: string, name: string, edgeType: string, extra: string): SimElement {
-  return readXml(`<edgeSummary>
+function edge(
+  id: string,
+  name: string,
+  edgeType: string,
+  extra: string,
+  virtualServers: SimElement[] = [],
+): SimEdge {
+  const summary = readXml(`<edgeSummary>
   <objectId>${id}</objectId>
   <objectTypeName>Edge</objectTypeName>
   <vsmUuid>423A993F-BEE6-1285-58F1-54E48D508D90</vsmUuid>
@@ -197,6 +196,7 @@ function edgeSummary(id: string, name: string, edgeType: string, extra: string):
   <apiVersion>4.0</apiVersion>${extra}
   <localEgressEnabled>false</localEgressEnabled>
 </edgeSummary>`);
+  return { id, summary, virtualServers, forceSyncs: 0 };
 }
 
 const capturedJobs = `
@@ -224,10 +224,11 @@ const capturedJobs = `
  * sections stand above it on a real manager.
  */
 const dfwSections: Array<[SimSection['layer'], string]> = [
-  [
+  section(
     'LAYER3',
-    `<section id="4" name="TestSection" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="LAYER3">
-  <rule id="16" disabled="false" logged="true">
+    4,
+    'TestSection',
+    `  <rule id="16" disabled="false" logged="true">
     <name>okn-2</name>
     <action>ALLOW</action>
     <appliedToList>
@@ -244,43 +245,44 @@ const dfwSections: Array<[SimSection['layer'], string]> = [
       <service><name>VMware-VDM2.x-Ephemeral</name><value>application-161</value><isValid>true</isValid></service>
     </services>
   </rule>
-  <rule id="12" disabled="true" logged="false">
-    <name>test-1</name>
-    <action>DENY</action>
-    <appliedToList>
-      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
-    </appliedToList>
-    <sectionId>4</sectionId>
-  </rule>
-</section>`,
-  ],
-  [
-    'LAYER3',
-    `<section id="2" name="defaultSectionLayer3" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="LAYER3">
-  <rule id="2" disabled="false" logged="false">
-    <name>Default Rule</name>
-    <action>DENY</action>
-    <appliedToList>
-      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
-    </appliedToList>
-    <sectionId>2</sectionId>
-  </rule>
-</section>`,
-  ],
-  [
-    'LAYER2',
-    `<section id="1" name="defaultSectionLayer2" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="LAYER2">
-  <rule id="1" disabled="false" logged="false">
-    <name>Default Rule</name>
-    <action>ALLOW</action>
-    <appliedToList>
-      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
-    </appliedToList>
-    <sectionId>1</sectionId>
-  </rule>
-</section>`,
-  ],
+${rule(12, 'test-1', 'DENY', 4, true)}`,
+  ),
+  section('LAYER3', 2, 'defaultSectionLayer3', rule(2, 'Default Rule', 'DENY', 2)),
+  section('LAYER2', 1, 'defaultSectionLayer2', rule(1, 'Default Rule', 'ALLOW', 1)),
 ];
+
+/** A section of the example's generation, holding `rules` (XML). */
+function section(
+  layer: SimSection['layer'],
+  id: number,
+  name: string,
+  rules: string,
+): [SimSection['layer'], string] {
+  return [
+    layer,
+    `<section id="${id}" name="${name}" generationNumber="1510700045886" timestamp="1510700045886" tcpStrict="true" stateless="false" useSid="false" type="${layer}">
+${rules}
+</section>`,
+  ];
+}
+
+/** A rule applied to the whole distributed firewall, not logged. */
+function rule(
+  id: number,
+  name: string,
+  action: string,
+  sectionId: number,
+  disabled = false,
+): string {
+  return `  <rule id="${id}" disabled="${disabled}" logged="false">
+    <name>${name}</name>
+    <action>${action}</action>
+    <appliedToList>
+      <appliedTo><name>DISTRIBUTED_FIREWALL</name><value>DISTRIBUTED_FIREWALL</value><type>DISTRIBUTED_FIREWALL</type><isValid>true</isValid></appliedTo>
+    </appliedToList>
+    <sectionId>${sectionId}</sectionId>
+  </rule>`;
+}
 
 /** A fresh copy of the seed state. */
 export function seedNsxState(): NsxState {
@@ -321,24 +323,9 @@ export function seedNsxState(): NsxState {
       app('application-410', 'dc-west-ssh', 'TCP', '22', 'datacenter-2'),
     ],
     edges: [
-      {
-        id: 'edge-1',
-        summary: edgeSummary('edge-1', 'Edge-Services-01', 'gatewayServices', ''),
-        virtualServers: [readXml(defaultVirtualServer)],
-        forceSyncs: 0,
-      },
-      {
-        id: 'edge-3',
-        summary: edgeSummary('edge-3', 'Perimeter-Gateway-01', 'gatewayServices', capturedJobs),
-        virtualServers: [],
-        forceSyncs: 0,
-      },
-      {
-        id: 'edge-5',
-        summary: edgeSummary('edge-5', 'Distributed-Router-01', 'distributedRouter', ''),
-        virtualServers: [],
-        forceSyncs: 0,
-      },
+      edge('edge-1', 'Edge-Services-01', 'gatewayServices', '', [readXml(defaultVirtualServer)]),
+      edge('edge-3', 'Perimeter-Gateway-01', 'gatewayServices', capturedJobs),
+      edge('edge-5', 'Distributed-Router-01', 'distributedRouter', ''),
     ],
     distributedFirewall: {
       sections: dfwSections.map(([layer, xml]) => ({ layer, element: readXml(xml) })),
