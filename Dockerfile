@@ -1,6 +1,6 @@
 # The gateway as a container: Node 24, production dependencies only, non-root.
-# Build: docker build -t vmw-graphql-gateway .   Run: see deploy/ and the
-# README's "Running in production".
+# Build: docker build -t vmw-graphql-gateway .   Run: see deploy/ and
+# docs/operations.md, "Running in production".
 
 # 1. Production dependencies only (no dev tools, no install scripts).
 FROM node:24-bookworm-slim AS dependencies

@@ -1,7 +1,7 @@
 /**
  * The upstream resilience defaults, stated once: config.ts falls back to them
  * for an unset variable, and the seam for an option its caller leaves out.
- * Why these values: README, "Why these defaults".
+ * Why these values: docs/configuration.md, "Why these defaults".
  */
 import type { RetryPolicy } from './retry-policy.ts';
 

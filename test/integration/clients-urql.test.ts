@@ -20,7 +20,7 @@ const methods: string[] = [];
 
 beforeAll(async () => {
   gateway = await startClientStack();
-  // The README's one line for urql: `fetchSubscriptions: true` (its defaults otherwise).
+  // docs/front-end.md's one line for urql: `fetchSubscriptions: true` (its defaults otherwise).
   client = new Client({
     url: gateway.endpoint,
     exchanges: [fetchExchange],

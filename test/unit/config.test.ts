@@ -33,7 +33,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ WORKFLOW_DETAIL_CACHE_TTL_MS: '0' }).workflowDetailCacheTtlMs).toBe(0);
   });
 
-  it('uses the README resilience defaults, the same the seam takes for an option left out', () => {
+  it('uses the documented resilience defaults (docs/configuration.md), the same the seam takes for an option left out', () => {
     const { resilience } = loadConfig({});
     expect([
       resilience.retries,

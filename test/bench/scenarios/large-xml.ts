@@ -118,7 +118,7 @@ interface EditRun {
 /**
  * V8 flags that bound the young generation and start full collections
  * sooner, at about twice the CPU per operation of V8's defaults: measured
- * beside the defaults for comparison (README, "Large XML without stalls").
+ * beside the defaults for comparison (docs/design.md, "Large XML without stalls").
  */
 const leanFlags = ['--heap-growing-percent=20', '--max-semi-space-size=4'];
 
