@@ -3,23 +3,8 @@
  * {scope}` creates (the documented-wrong `POST scope/{scope}` is 404),
  * `GET|PUT|DELETE {id}`.
  */
-import {
-  commonHead,
-  deleteGroupingObject,
-  idMatches,
-  readFields,
-  revisionMatches,
-} from './grouping-common.ts';
-import {
-  errorCodes,
-  methodNotAllowed,
-  notFound,
-  readBody,
-  sendCreated,
-  sendError,
-  sendXml,
-  type SimCall,
-} from './sim-context.ts';
+import { commonHead, groupingRoutes, type GroupingKind } from './grouping-common.ts';
+import { errorCodes, notFound, sendError, type SimCall } from './sim-context.ts';
 import type { NsxState, SimApplication } from './seed.ts';
 import { el, kid, kidText, leaf, type SimElement } from './sim-xml.ts';
 import { serviceElementProblem } from './sim-values.ts';
@@ -47,8 +32,6 @@ function applicationXml(state: NsxState, app: SimApplication): SimElement {
   ]);
 }
 
-/** Where a firewall rule names the object; undefined when none does. */
-
 interface ElementFields {
   protocol: string;
   value: string | undefined;
@@ -73,77 +56,22 @@ function readElement(call: SimCall, body: SimElement): ElementFields | undefined
   return { protocol, value, sourcePort };
 }
 
+const applications: GroupingKind<SimApplication, ElementFields> = {
+  tag: 'application',
+  what: 'A service',
+  objects: (state) => state.applications,
+  forget: (state, app) => {
+    state.applications = state.applications.filter((a) => a !== app);
+  },
+  nextNumber: (state) => state.nextApplication++,
+  xml: applicationXml,
+  readOwn: readElement,
+  make: (common, element) => ({ ...common, ...element }),
+  // POST .../application/scope/{moref} is the documented-wrong create path.
+  refuseList: (call) => notFound(call, call.request.rawPath),
+};
+
 /** `rest` follows `application`. */
 export function applicationRoutes(call: SimCall, rest: string[]): void {
-  const { state, request } = call;
-  if (rest.length === 2 && rest[0] === 'scope') {
-    // POST .../application/scope/{moref} is the documented-wrong create path.
-    if (request.method !== 'GET') return notFound(call, request.rawPath);
-    const scopeId = rest[1] ?? '';
-    if (!state.scopes.some((s) => s.id === scopeId)) return notFound(call, scopeId);
-    const items = state.applications
-      .filter((a) => a.scopeId === scopeId)
-      .map((a) => applicationXml(state, a));
-    return sendXml(call, 200, el('list', items));
-  }
-  if (rest.length !== 1) return notFound(call, request.rawPath);
-  const key = rest[0] ?? '';
-  if (request.method === 'POST') return createApplication(call, key);
-  if (request.method !== 'GET' && request.method !== 'PUT' && request.method !== 'DELETE') {
-    return methodNotAllowed(call, ['GET', 'PUT', 'DELETE', 'POST']);
-  }
-  const app = state.applications.find((a) => a.objectId === key);
-  if (app === undefined) return notFound(call, key);
-  if (request.method === 'GET') return sendXml(call, 200, applicationXml(state, app));
-  if (request.method === 'PUT') return updateApplication(call, app);
-  deleteGroupingObject(call, app.objectId, () => {
-    state.applications = state.applications.filter((a) => a !== app);
-  });
+  groupingRoutes(call, rest, applications);
 }
-
-function createApplication(call: SimCall, scopeId: string): void {
-  const { state } = call;
-  if (!state.scopes.some((s) => s.id === scopeId)) return notFound(call, scopeId);
-  const body = readBody(call, 'application');
-  if (body === undefined) return;
-  const fields = readFields(call, body);
-  const element = fields === undefined ? undefined : readElement(call, body);
-  if (fields === undefined || element === undefined) return;
-  if (state.applications.some((a) => a.scopeId === scopeId && a.name === fields.name)) {
-    return sendError(
-      call,
-      400,
-      errorCodes.duplicateName,
-      `A service named ${fields.name} already exists in ${scopeId}.`,
-    );
-  }
-  const objectId = `application-${state.nextApplication++}`;
-  state.applications.push({
-    objectId,
-    name: fields.name,
-    description: fields.description ?? '',
-    ...element,
-    revision: 0,
-    scopeId,
-    inheritanceAllowed: fields.inheritanceAllowed ?? false,
-  });
-  sendCreated(call, objectId, `/api/2.0/services/application/${objectId}`);
-}
-
-function updateApplication(call: SimCall, app: SimApplication): void {
-  const body = readBody(call, 'application');
-  if (body === undefined || !idMatches(call, body, app.objectId)) return;
-  if (!revisionMatches(call, body, app.revision)) return;
-  const fields = readFields(call, body);
-  const element = fields === undefined ? undefined : readElement(call, body);
-  if (fields === undefined || element === undefined) return;
-  Object.assign(app, element, {
-    name: fields.name,
-    description: fields.description ?? '',
-    revision: app.revision + 1,
-  });
-  if (fields.inheritanceAllowed !== undefined) app.inheritanceAllowed = fields.inheritanceAllowed;
-  sendXml(call, 200, applicationXml(call.state, app));
-}
-
-/** Handles `/api/2.0/services/...`; `rest` follows `services`. */
