@@ -18,7 +18,8 @@ import {
   errorCodes,
   methodNotAllowed,
   notFound,
-  readBody,
+  readCheckedBody,
+  requiredIfMatch,
   sendError,
   sendXml,
   type SimCall,
@@ -76,16 +77,8 @@ function preconditionHolds(call: SimCall, section: SimSection): boolean {
     setRules(section, [foreign, ...rulesOf(section)]);
     touch(section);
   }
-  const ifMatch = call.request.headers['if-match'];
-  if (ifMatch === undefined) {
-    sendError(
-      call,
-      428,
-      errorCodes.preconditionFailed,
-      'If-Match with the generation number is required.',
-    );
-    return false;
-  }
+  const ifMatch = requiredIfMatch(call);
+  if (ifMatch === undefined) return false;
   const bare = ifMatch
     .trim()
     .replace(/^W\//, '')
@@ -129,14 +122,7 @@ function ruleProblem(rule: SimElement, sectionId: string): string | undefined {
 }
 
 function readRule(call: SimCall, sectionId: string): SimElement | undefined {
-  const body = readBody(call, 'rule');
-  if (body === undefined) return undefined;
-  const problem = ruleProblem(body, sectionId);
-  if (problem !== undefined) {
-    sendError(call, 400, errorCodes.invalidValue, problem);
-    return undefined;
-  }
-  return body;
+  return readCheckedBody(call, 'rule', (body) => ruleProblem(body, sectionId));
 }
 
 function rulesOf(section: SimSection): SimElement[] {

@@ -9,9 +9,10 @@ import { isIP } from 'node:net';
 import { sendEmpty } from '../sim-server.ts';
 import {
   errorCodes,
+  mediaTypeAccepted,
   methodNotAllowed,
   notFound,
-  readBody,
+  readCheckedBody,
   sendError,
   sendXml,
   type SimCall,
@@ -20,10 +21,6 @@ import type { SimEdge } from './seed.ts';
 import { el, kids, kidText, leaf, type SimElement } from './sim-xml.ts';
 import { isBooleanText, isPortList } from './sim-values.ts';
 
-function mediaType(call: SimCall): string {
-  return (call.request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
 function forceSync(call: SimCall, edge: SimEdge): void {
   const action = call.request.query.get('action');
   if (call.request.method !== 'POST') {
@@ -31,9 +28,7 @@ function forceSync(call: SimCall, edge: SimEdge): void {
     if (call.request.method !== 'GET') return methodNotAllowed(call, ['GET', 'POST']);
     return sendXml(call, 200, el('edge', [leaf('id', edge.id), leaf('type', 'gatewayServices')]));
   }
-  if (mediaType(call) !== 'application/xml') {
-    return sendError(call, 415, errorCodes.badMediaType, 'Content-Type must be application/xml.');
-  }
+  if (!mediaTypeAccepted(call)) return;
   if (action !== 'forcesync' && action !== 'redeploy' && action !== 'upgrade') {
     return sendError(
       call,
@@ -76,14 +71,8 @@ function virtualServerProblem(body: SimElement): string | undefined {
 
 /** The body without any `<virtualServerId>`, checked; undefined after answering the error. */
 function virtualServerBody(call: SimCall): SimElement[] | undefined {
-  const body = readBody(call, 'virtualServer');
-  if (body === undefined) return undefined;
-  const problem = virtualServerProblem(body);
-  if (problem !== undefined) {
-    sendError(call, 400, errorCodes.invalidValue, problem);
-    return undefined;
-  }
-  return kids(body).filter((kid) => kid.tag !== 'virtualServerId');
+  const body = readCheckedBody(call, 'virtualServer', virtualServerProblem);
+  return body === undefined ? undefined : kids(body).filter((kid) => kid.tag !== 'virtualServerId');
 }
 
 function virtualServerId(server: SimElement): string {

@@ -14,9 +14,11 @@
 import { sendEmpty } from '../sim-server.ts';
 import {
   errorCodes,
+  mediaTypeAccepted,
   methodNotAllowed,
   notFound,
   readBody,
+  requiredIfMatch,
   sendError,
   sendXml,
   type SimCall,
@@ -118,24 +120,14 @@ function acceptRules(
 }
 
 function replaceRuleset(call: SimCall, firewall: SimFirewall): void {
-  const { request, switches, state } = call;
+  const { switches, state } = call;
   if (switches.foreignFirewallWrites > 0) {
     switches.foreignFirewallWrites -= 1;
     foreignWrite(state, firewall, switches.foreignFirewallWrites + 1);
   }
-  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'text/xml') {
-    return sendError(call, 415, errorCodes.badMediaType, 'Content-Type must be text/xml.');
-  }
-  const ifMatch = request.headers['if-match'];
-  if (ifMatch === undefined) {
-    return sendError(
-      call,
-      428,
-      errorCodes.preconditionFailed,
-      'If-Match with the generation number is required.',
-    );
-  }
+  if (!mediaTypeAccepted(call, ['text/xml'])) return;
+  const ifMatch = requiredIfMatch(call);
+  if (ifMatch === undefined) return;
   if (ifMatch.trim() !== etag(firewall)) {
     return sendError(
       call,

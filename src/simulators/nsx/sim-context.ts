@@ -122,6 +122,25 @@ function mediaType(call: SimCall): string {
 }
 
 /**
+ * True when the request's media type is one of `mediaTypes`; otherwise
+ * answers the manager's error with `mediaStatus`.
+ */
+export function mediaTypeAccepted(
+  call: SimCall,
+  mediaTypes: readonly string[] = ['application/xml'],
+  mediaStatus = 415,
+): boolean {
+  if (mediaTypes.includes(mediaType(call))) return true;
+  sendError(
+    call,
+    mediaStatus,
+    mediaStatus === 415 ? errorCodes.badMediaType : errorCodes.badRequest,
+    `Content-Type must be ${mediaTypes.join(' or ')}.`,
+  );
+  return false;
+}
+
+/**
  * The request body as XML with root `rootTag`, or undefined after answering
  * the manager's error: a media type other than `mediaTypes` (with
  * `mediaStatus`), an empty or malformed body, a DTD, or the wrong root.
@@ -132,15 +151,7 @@ export function readBody(
   mediaTypes: readonly string[] = ['application/xml'],
   mediaStatus = 415,
 ): SimElement | undefined {
-  if (!mediaTypes.includes(mediaType(call))) {
-    sendError(
-      call,
-      mediaStatus,
-      mediaStatus === 415 ? errorCodes.badMediaType : errorCodes.badRequest,
-      `Content-Type must be ${mediaTypes.join(' or ')}.`,
-    );
-    return undefined;
-  }
+  if (!mediaTypeAccepted(call, mediaTypes, mediaStatus)) return undefined;
   let root: SimElement;
   try {
     root = readXml(call.request.body.toString('utf8'));
@@ -154,6 +165,37 @@ export function readBody(
     return undefined;
   }
   return root;
+}
+
+/** `readBody`, then a 400 for the body's `problem`, if it has one. */
+export function readCheckedBody(
+  call: SimCall,
+  rootTag: string,
+  problem: (body: SimElement) => string | undefined,
+): SimElement | undefined {
+  const body = readBody(call, rootTag);
+  if (body === undefined) return undefined;
+  const found = problem(body);
+  if (found === undefined) return body;
+  sendError(call, 400, errorCodes.invalidValue, found);
+  return undefined;
+}
+
+/**
+ * The If-Match header, or undefined after answering 428 (invented: the
+ * manager's documents only say that it is required).
+ */
+export function requiredIfMatch(call: SimCall): string | undefined {
+  const ifMatch = call.request.headers['if-match'];
+  if (ifMatch === undefined) {
+    sendError(
+      call,
+      428,
+      errorCodes.preconditionFailed,
+      'If-Match with the generation number is required.',
+    );
+  }
+  return ifMatch;
 }
 
 export function notFound(call: SimCall, what: string): void {
