@@ -41,6 +41,9 @@ export interface IdentityServices {
   sessionScopes: ReadonlySet<Scope>;
 }
 
+/** What a request's budget for upstream work allows beyond UPSTREAM_TIMEOUT_MS for the gateway's own work. */
+const budgetGraceMs = 500;
+
 /** The operations of one batched request share their reads and their share of the slots. */
 const callsOfRequest = new WeakMap<Request, OperationCalls>();
 
@@ -86,8 +89,10 @@ export function createContext(
     stats: info,
     operation: operationCalls(request),
     trail,
-    // One budget for all the request's upstream work, from its arrival (a subscription lifts it: requestBudget).
-    budget: { endsAt: info.startedAt + config.upstreamTimeoutMs },
+    // One budget for all the request's upstream work, from its arrival (a subscription lifts it:
+    // requestBudget), with half a second of the gateway's own work (parsing, a busy event loop)
+    // that does not eat into an upstream's time: still well within UPSTREAM_TIMEOUT_MS + 1 s.
+    budget: { endsAt: info.startedAt + config.upstreamTimeoutMs + budgetGraceMs },
     ...(session === undefined
       ? {}
       : {
