@@ -36,6 +36,9 @@ export class RedisStore implements RemoteStore {
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #health: NodeJS.Timeout;
   #answering = false;
+  /** True once the subscriber connection has subscribed again to every channel after it was (re)made. */
+  #subscribed = false;
+  #epoch = 0;
   #reported: boolean | undefined;
   #closing = false;
 
@@ -61,6 +64,11 @@ export class RedisStore implements RemoteStore {
       client.on('ready', () => void this.#check());
     }
     this.#subscriber.on('ready', () => this.#resubscribe());
+    // Messages published while the subscription is cut are lost for this replica.
+    this.#subscriber.on('close', () => {
+      this.#subscribed = false;
+      this.#epoch += 1;
+    });
     this.#subscriber.on('message', (channel: string, message: string) => {
       for (const listener of this.#channels.get(channel) ?? []) listener(message);
     });
@@ -72,10 +80,18 @@ export class RedisStore implements RemoteStore {
     this.#health.unref();
   }
 
+  /** Also false until the subscriber has subscribed again after a reconnection (no message is missed once it is true). */
   get available(): boolean {
     return (
-      this.#answering && this.#commands.status === 'ready' && this.#subscriber.status === 'ready'
+      this.#answering &&
+      this.#subscribed &&
+      this.#commands.status === 'ready' &&
+      this.#subscriber.status === 'ready'
     );
+  }
+
+  get epoch(): number {
+    return this.#epoch;
   }
 
   key(kind: string, ...parts: readonly string[]): string {
@@ -174,9 +190,14 @@ export class RedisStore implements RemoteStore {
 
   #resubscribe(): void {
     const channels = [...this.#channels.keys()];
-    if (channels.length > 0) {
-      this.#subscriber.subscribe(...channels).catch(() => this.#setAnswering(false, true));
-    }
+    const epoch = this.#epoch;
+    const subscribed = (): void => {
+      if (this.#epoch !== epoch) return; // cut again meanwhile: the next 'ready' subscribes again
+      this.#subscribed = true;
+      void this.#check();
+    };
+    if (channels.length === 0) return subscribed();
+    this.#subscriber.subscribe(...channels).then(subscribed, () => this.#setAnswering(false, true));
   }
 
   /** Logs each change of availability (at start, only an actual failure to connect). */

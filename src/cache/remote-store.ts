@@ -8,6 +8,12 @@ import { createHash } from 'node:crypto';
 export interface RemoteStore {
   /** False while the store is down or slow: callers keep to their local state without trying it. */
   readonly available: boolean;
+  /**
+   * Changes whenever messages published to this replica may have been lost
+   * (its subscription was cut, or is not yet made again): what a replica
+   * learnt from messages must then be checked against the store again.
+   */
+  readonly epoch: number;
   /** Who this replica is, written as the value of the locks and leases it holds. */
   readonly replicaId: string;
   /** A key of the store for `kind` and `parts`, hashed: no credential or id is ever written as is. */
@@ -41,6 +47,9 @@ export function scopedStore(store: RemoteStore, scope: string): RemoteStore {
   return {
     get available() {
       return store.available;
+    },
+    get epoch() {
+      return store.epoch;
     },
     replicaId: store.replicaId,
     key: (kind, ...parts) => store.key(kind, scope, ...parts),

@@ -1,6 +1,6 @@
 import type { RemoteStore } from '../cache/remote-store.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
-import type { UpstreamHttp } from '../http/upstream-http.ts';
+import type { CallContext, UpstreamHttp } from '../http/upstream-http.ts';
 import type { UpstreamHooks } from '../http/upstream-options.ts';
 import { createNsxClient, type NsxClient } from './nsx/client.ts';
 import { createVraClient, type VraClient } from './vra/client.ts';
@@ -19,9 +19,17 @@ export function createClients(
   hooks: UpstreamHooks = {},
   remote?: RemoteStore,
 ): Clients {
+  const vro = createVroClient(config, hooks, remote);
+  // A vRA bearer vRA refuses is refused by vRO too when it is also the vRO credential
+  // (VRO_AUTH_MODE=vra-token): what vRO's caches keep for it goes as well.
+  const forgetInVro = async (call: CallContext): Promise<void> => {
+    const bearer = call.credentials?.vra;
+    if (bearer !== undefined && call.credentials?.vro === bearer)
+      await vro.forgetCredential(bearer);
+  };
   return {
-    vro: createVroClient(config, hooks, remote),
-    vra: createVraClient(config, hooks, remote),
+    vro,
+    vra: createVraClient(config, hooks, remote, forgetInVro),
     nsx: createNsxClient(config, hooks),
   };
 }

@@ -4,12 +4,44 @@ import { keyDigest, type RemoteStore } from '../../src/cache/remote-store.ts';
 export class MemoryRedis {
   readonly values = new Map<string, { value: string; expiresAt: number }>();
   readonly channels = new Map<string, Set<(message: string) => void>>();
-  /** False: every store answers as Redis would when down (unavailable, every call fails). */
-  up = true;
+  #up = true;
+  /** How many times Redis went down or came back (every replica's subscription was cut). */
+  #outages = 0;
+  /** Replicas that cannot reach this Redis (the others can), with how often each was cut off. */
+  readonly #cut = new Set<string>();
+  readonly #cuts = new Map<string, number>();
   /** Commands each replica sent, by name. */
   readonly commands: string[] = [];
   /** Replicas whose process hangs: their commands are never answered (nor renew their leases). */
   readonly frozen = new Set<string>();
+
+  /** False: every store answers as Redis would when down (unavailable, every call fails, no message arrives). */
+  get up(): boolean {
+    return this.#up;
+  }
+
+  set up(up: boolean) {
+    if (up !== this.#up) this.#outages += 1;
+    this.#up = up;
+  }
+
+  /** Cuts one replica off (`reachable` false) or lets it reach Redis again, as a network partition would. */
+  reachable(replicaId: string, reachable: boolean): void {
+    if (reachable === !this.#cut.has(replicaId)) return;
+    if (reachable) this.#cut.delete(replicaId);
+    else this.#cut.add(replicaId);
+    this.#cuts.set(replicaId, (this.#cuts.get(replicaId) ?? 0) + 1);
+  }
+
+  /** Whether `replicaId` reaches Redis now. */
+  reaches(replicaId: string): boolean {
+    return this.#up && !this.#cut.has(replicaId);
+  }
+
+  /** Changes whenever `replicaId`'s subscription is cut or made again. */
+  epochOf(replicaId: string): number {
+    return this.#outages + (this.#cuts.get(replicaId) ?? 0);
+  }
 
   /** A replica's view of this Redis. */
   store(replicaId: string): RemoteStore {
@@ -37,7 +69,11 @@ class MemoryStore implements RemoteStore {
   }
 
   get available(): boolean {
-    return this.#redis.up;
+    return this.#redis.reaches(this.replicaId);
+  }
+
+  get epoch(): number {
+    return this.#redis.epochOf(this.replicaId);
   }
 
   key(kind: string, ...parts: readonly string[]): string {
@@ -86,9 +122,9 @@ class MemoryStore implements RemoteStore {
   subscribe(channel: string, listener: (message: string) => void): () => void {
     const listeners = this.#redis.channels.get(channel) ?? new Set();
     this.#redis.channels.set(channel, listeners);
-    // A message reaches a subscriber only while Redis is up, as over a real connection.
+    // A message reaches a subscriber only while it reaches Redis, as over a real connection.
     const deliver = (message: string): void => {
-      if (this.#redis.up) listener(message);
+      if (this.#redis.reaches(this.replicaId)) listener(message);
     };
     listeners.add(deliver);
     return () => listeners.delete(deliver);
@@ -96,7 +132,9 @@ class MemoryStore implements RemoteStore {
 
   #command(name: string): Promise<void> {
     if (this.#redis.frozen.has(this.replicaId)) return new Promise(() => {});
-    if (!this.#redis.up) return Promise.reject(new Error('Connection is closed.'));
+    if (!this.#redis.reaches(this.replicaId)) {
+      return Promise.reject(new Error('Connection is closed.'));
+    }
     this.#redis.commands.push(`${this.replicaId} ${name}`);
     return Promise.resolve();
   }

@@ -63,6 +63,12 @@ export interface VraClientOptions {
   watcher?: WatcherOptions;
   /** Shares the provider list and the polls of catalog requests with the other replicas. */
   remote?: RemoteStore | undefined;
+  /**
+   * Told when vRA has refused a call's credential (401), once what this
+   * client keeps for it is forgotten: for what other clients keep under the
+   * same credential (vRO with VRO_AUTH_MODE=vra-token).
+   */
+  onCredentialRefused?: ((call: CallContext) => Promise<void>) | undefined;
 }
 
 const json = 'application/json';
@@ -74,9 +80,11 @@ export class VraClient {
   readonly #credential: VraCredential | undefined;
   readonly #providerCache: SharedCache<WireProvider[]> | undefined;
   readonly #watcher: Watcher<WireCatalogRequest, { request: WireCatalogRequest }>;
+  readonly #onCredentialRefused: ((call: CallContext) => Promise<void>) | undefined;
 
   constructor(http: UpstreamHttp, options: VraClientOptions) {
     this.#http = http;
+    this.#onCredentialRefused = options.onCredentialRefused;
     this.#watcher = new Watcher(
       {
         changed: requestChanged,
@@ -161,7 +169,9 @@ export class VraClient {
    * is a catalog item; with 201/204 and no body (or a body that is not an
    * item) the item is read back by its binding, because vRA gives the item an
    * id of its own, not the bindingId (docs/upstreams.md, vRA).
-   * Registering changes no provider, so the shared provider list stays.
+   * Registering changes no provider, so the shared provider list stays; but
+   * a 404 (the provider is gone) makes the caller's list forgotten on every
+   * replica before the error answers.
    */
   async registerCatalogItem(
     call: CallContext,
@@ -174,10 +184,10 @@ export class VraClient {
       route: '/catalog-service/api/provider/providers/{providerId}/catalogItems/{bindingId}',
       headers: { 'content-type': json },
       body: JSON.stringify(item),
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
       // The provider is gone: a shared provider list holding it is stale.
       if (error instanceof UpstreamStatusError && error.status === 404) {
-        this.#providerCache?.delete(credentialKey(call.credentials?.vra));
+        await this.#providerCache?.forget(credentialKey(call.credentials?.vra));
       }
       throw error;
     });
@@ -390,7 +400,7 @@ export class VraClient {
       if (!isUnauthorized(error)) throw error;
       if (first.token === undefined) {
         // The user's own bearer was refused (expired, revoked): nothing cached for it may serve again.
-        this.#forgetCredential(call);
+        await this.#forgetCredential(call);
         throw error;
       }
       const renewed = await this.#authorization(call, first.token);
@@ -402,16 +412,22 @@ export class VraClient {
           if (this.#credential !== undefined && renewed.token !== undefined) {
             this.#tokens.reject(this.#credential, renewed.token);
           }
-          this.#forgetCredential(call);
+          await this.#forgetCredential(call);
         }
         throw again;
       }
     }
   }
 
-  /** Drops what is cached for the call's credential (its provider list), after vRA refused it. */
-  #forgetCredential(call: CallContext): void {
-    this.#providerCache?.delete(credentialKey(call.credentials?.vra));
+  /**
+   * Drops what is cached for the call's credential after vRA refused it (its
+   * provider list, and what `onCredentialRefused` forgets), on every replica.
+   */
+  async #forgetCredential(call: CallContext): Promise<void> {
+    await Promise.all([
+      this.#providerCache?.forget(credentialKey(call.credentials?.vra)),
+      this.#onCredentialRefused?.(call),
+    ]);
   }
 
   /** The seam, for readiness and metrics. */
@@ -546,6 +562,7 @@ export function createVraClient(
   config: GatewayConfig,
   hooks: UpstreamHooks = {},
   remote?: RemoteStore,
+  onCredentialRefused?: (call: CallContext) => Promise<void>,
 ): VraClient {
   const { username, password, tenant } = config.vra;
   return new VraClient(
@@ -561,6 +578,7 @@ export function createVraClient(
       providerCacheTtlMs: config.providerCacheTtlMs,
       remote:
         remote === undefined ? undefined : scopedStore(remote, upstreamScope('vra', config.vra)),
+      onCredentialRefused,
     },
   );
 }

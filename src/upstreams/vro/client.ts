@@ -109,6 +109,8 @@ export class VroClient {
             maxEntries: options.detailCacheMaxEntries ?? 10_000,
             ...(options.now === undefined ? {} : { now: options.now }),
             ...(options.remote === undefined ? {} : { remote: options.remote }),
+            // keys are `<credential>\n<workflow id>`: a credential's entries are one group
+            groupOf: (key) => key.slice(0, key.indexOf('\n')),
           })
         : undefined;
     this.#detailCache = cache('vro_workflow_details');
@@ -266,6 +268,16 @@ export class VroClient {
   /** Forgets every kept detail and form, on every replica (a package import may change workflows in place). */
   async forgetWorkflows(): Promise<void> {
     await Promise.all([this.#detailCache?.clear(), this.#formCache?.clear()]);
+  }
+
+  /**
+   * Forgets the details and forms kept for one credential (the `Authorization`
+   * sent to vRO; undefined: the service account), on every replica: vRO (or
+   * vRA, whose bearer it is) has refused it.
+   */
+  async forgetCredential(authorization: string | undefined): Promise<void> {
+    const group = credentialKey(authorization);
+    await Promise.all([this.#detailCache?.forget(group), this.#formCache?.forget(group)]);
   }
 
   /**
@@ -441,12 +453,17 @@ export class VroClient {
     await this.#http.close();
   }
 
+  /** A call with the caller's credential; one vRO refuses (401) loses what is kept for it. */
   #request(call: CallContext, request: UpstreamRequest) {
     const authorization = this.#authorization(call);
-    return this.#http.request(
-      call,
-      authorization === undefined ? request : { ...request, authorization },
-    );
+    return this.#http
+      .request(call, authorization === undefined ? request : { ...request, authorization })
+      .catch(async (error: unknown) => {
+        if (error instanceof UpstreamStatusError && error.status === 401) {
+          await this.forgetCredential(call.credentials?.vro);
+        }
+        throw error;
+      });
   }
 
   /**
