@@ -92,3 +92,102 @@ describe('utf8Body', () => {
     expect(() => utf8Body(broken, 'application/xml; charset=x-unknown')).toThrow(BodyCharsetError);
   });
 });
+
+describe('what declares a charset, and what only looks like it', () => {
+  const declared = (contentType: string | undefined, body: Buffer | number[]): string =>
+    declaredCharset(contentType, Buffer.from(body));
+
+  it('takes each byte order mark over Content-Type and the XML declaration', () => {
+    expect(declared('text/xml; charset=iso-8859-1', [0xef, 0xbb, 0xbf, 0x3c])).toBe('utf-8');
+    expect(declared('text/xml; charset=iso-8859-1', [0xfe, 0xff, 0x00, 0x3c])).toBe('utf-16be');
+    expect(declared('text/xml; charset=iso-8859-1', [0xff, 0xfe, 0x3c, 0x00])).toBe('utf-16le');
+    const be = Buffer.concat([
+      Buffer.from([0xfe, 0xff]),
+      Buffer.from('<a>é</a>', 'utf16le').swap16(),
+    ]);
+    expect(decodeBody(be, undefined, true)).toBe('<a>é</a>');
+  });
+
+  it('takes no byte order mark from its first byte alone', () => {
+    // each starts like a mark, and is not one
+    for (const body of [
+      [0xef, 0xbb, 0x41],
+      [0xef, 0x41, 0xbf],
+      [0xfe, 0x41],
+      [0xff, 0x41],
+    ]) {
+      expect(declared('text/plain; charset=windows-1252', body)).toBe('windows-1252');
+      expect(declared(undefined, body)).toBe('utf-8');
+    }
+  });
+
+  it('keeps characters whose UTF-8 bytes are partly those of a byte order mark', () => {
+    // U+AEFF is EA BB BF, U+FF3F EF BC BF, U+FEC0 EF BB 80, "a¿" 61 C2 BF
+    for (const text of ['\uAEFF', '\uFF3F', '\uFEC0', 'a¿']) {
+      const body = Buffer.from(text);
+      expect(decodeBody(body, 'text/plain', true)).toBe(text);
+      expect(utf8Body(body, 'text/plain').toString()).toBe(text);
+    }
+  });
+
+  it('reads the charset parameter trimmed, and passes over an empty one', () => {
+    expect(declared('text/xml; charset=" Windows-1252 "', [0x3c])).toBe('windows-1252');
+    const xml = Buffer.from('<?xml version="1.0" encoding="windows-1252"?><a/>');
+    expect(declaredCharset('text/xml; charset=""', xml)).toBe('windows-1252');
+    expect(declaredCharset('text/xml; charset=" "', xml)).toBe('windows-1252');
+  });
+
+  it('reads a charset parameter after any spaces, and not one named otherwise', () => {
+    expect(declared('text/plain ;  charset = "latin1"', [0x61])).toBe('latin1');
+    expect(declared('text/plain;charset=koi8-r;format=flowed', [0x61])).toBe('koi8-r');
+    expect(declared('text/plain; xcharset=koi8-r', [0x61])).toBe('utf-8');
+    expect(declared('text/plain; charset="a;b"', [0x61])).toBe('a;b');
+  });
+
+  it('reads an XML declaration only at the very start, within its first 256 bytes', () => {
+    const at = (text: string): string => declaredCharset('application/xml', Buffer.from(text));
+    expect(at('<?xml version="1.0"?><a/>')).toBe('utf-8');
+    expect(at("<?xml version='1.0' encoding='KOI8-R'?><a/>")).toBe('koi8-r');
+    expect(at('<?xml\tversion="1.0"\n encoding = "latin1"?><a/>')).toBe('latin1');
+    expect(at('<?pi x?><?xml version="1.0" encoding="latin1"?><a/>')).toBe('utf-8');
+    expect(at(' <?xml version="1.0" encoding="latin1"?><a/>')).toBe('utf-8');
+    expect(at('<?xmlx encoding="latin1"?><a/>')).toBe('utf-8');
+    expect(at('<?xml version="1.0"?><a encoding="latin1"/>')).toBe('utf-8');
+    expect(at('<?xml version="1.0" myencoding="latin1"?><a/>')).toBe('utf-8');
+    expect(at('<?xml version="1.0" encoding="latin 1"?><a/>')).toBe('utf-8');
+    expect(at('<?xml version="1.0" encoding=latin1?><a/>')).toBe('utf-8');
+    const far = `<?xml version="1.0"${' '.repeat(250)} encoding="latin1"?><a/>`;
+    expect(at(far)).toBe('utf-8');
+    // a view into a larger buffer reads no further than its own bytes
+    const pooled = Buffer.from('<?xml version="1.0" encoding="latin1"?><a/>');
+    expect(declaredCharset('application/xml', pooled.subarray(0, 20))).toBe('utf-8');
+  });
+
+  it('answers a body labelled utf8 as it came', () => {
+    const body = Buffer.from('<a>é</a>');
+    expect(utf8Body(body, 'application/xml; charset=utf8')).toBe(body);
+    expect(utf8Body(body, 'application/xml; charset=UTF-8')).toBe(body);
+    const invalid = Buffer.from([0x7b, 0xc3, 0x28, 0x7d]);
+    expect(() => decodeBody(invalid, 'application/json; charset=utf8', true)).toThrow(
+      new BodyCharsetError('a body that is not valid UTF-8'),
+    );
+    expect(() => utf8Body(invalid, 'application/json; charset=utf8')).toThrow(
+      new BodyCharsetError('a body that is not valid UTF-8'),
+    );
+  });
+
+  it('names an unknown charset in at most 40 characters, and is a BodyCharsetError by name', () => {
+    const label = 'x-'.padEnd(100, 'y');
+    let caught: unknown;
+    try {
+      decodeBody(Buffer.from('{}'), `application/json; charset=${label}`, true);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(BodyCharsetError);
+    expect((caught as Error).name).toBe('BodyCharsetError');
+    expect((caught as Error).message).toBe(
+      `a body in an unknown character set (${label.slice(0, 40)})`,
+    );
+  });
+});

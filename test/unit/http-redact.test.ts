@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { redact, redactSecrets, registerSecrets } from '../../src/http/redact.ts';
+import {
+  authorizationSecrets,
+  redact,
+  redactSecrets,
+  registerSecrets,
+} from '../../src/http/redact.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 
 const baseUrl = new URL('https://vro.example:8281/vco/api');
@@ -144,5 +149,218 @@ describe('the logger', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toMatch(/L0g|sec/);
     expect((JSON.parse(lines[0] ?? '') as { msg: string }).msg).toMatch(/^\[redacted\]/);
+  });
+});
+
+describe('redact, form by form', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const b64url = (text: string) => Buffer.from(text).toString('base64url');
+  const xml = (text: string) =>
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;');
+
+  it('lists the secrets of an Authorization value: the value, its credential, a Basic user:password and password', () => {
+    expect(authorizationSecrets(undefined)).toEqual([]);
+    expect(authorizationSecrets('Bearer abc.def')).toEqual(['Bearer abc.def', 'abc.def']);
+    expect(authorizationSecrets('Bearer   spaced')).toEqual(['Bearer   spaced', 'spaced']);
+    expect(authorizationSecrets('Token basic abcd')).toEqual(['Token basic abcd', 'basic abcd']);
+    const basicValue = `Basic ${b64('svc:pa55')}`;
+    expect(authorizationSecrets(basicValue)).toEqual([
+      basicValue,
+      b64('svc:pa55'),
+      'svc:pa55',
+      'pa55',
+    ]);
+    const noUser = `basic ${b64(':pa55word')}`;
+    expect(authorizationSecrets(noUser)).toEqual([
+      noUser,
+      b64(':pa55word'),
+      ':pa55word',
+      'pa55word',
+    ]);
+    const noColon = `BASIC ${b64('nocolon')}`;
+    expect(authorizationSecrets(noColon)).toEqual([noColon, b64('nocolon'), 'nocolon']);
+  });
+
+  it('takes out the host only when it is 4 characters or more', () => {
+    expect(redact('a cat at http://a/x', { baseUrl: new URL('http://a/') })).toBe(
+      'a cat at [redacted]/x',
+    );
+    expect(redact('see abcd', { baseUrl: new URL('http://abcd/') })).toBe('see [redacted]');
+  });
+
+  it('takes out scheme values after any spaces or %20, of 4 characters or more, and no shorter ones', () => {
+    expect(redact('Bearer   abcd; Basic%20%20wxyz', { baseUrl })).toBe(
+      'Bearer [redacted]; Basic [redacted]',
+    );
+    expect(redact('Bearer abc and Negotiate-x and Digest: ok', { baseUrl })).toBe(
+      'Bearer abc and Negotiate-x and Digest: ok',
+    );
+    expect(redact('bearer ab.c/d+e=f~g_h-ij, more', { baseUrl })).toBe('bearer [redacted], more');
+  });
+
+  it('does not take out a short password of the caller, nor part of a word for a shorter secret', () => {
+    const authorization = `Basic ${b64('svc:ab')}`;
+    expect(redact('a tab, a crab', { baseUrl, authorization })).toBe('a tab, a crab');
+    expect(redactSecrets('nothing here', ['abc', ''])).toBe('nothing here');
+  });
+
+  it('registers only defined values of 4 characters or more', () => {
+    const release = registerSecrets([undefined, 'ab', 'abcd']);
+    expect(redactSecrets('x abcd ab')).toBe('x [redacted] ab');
+    release();
+    expect(redactSecrets('x abcd ab')).toBe('x abcd ab');
+  });
+
+  it('takes out the longest of overlapping secrets whole', () => {
+    expect(redactSecrets('key abcdefgh.', ['abcd', 'abcdefgh'])).toBe('key [redacted].');
+    expect(redactSecrets('key abcdefgh.', ['abcdefgh', 'abcd'])).toBe('key [redacted].');
+  });
+
+  it('finds a secret written plainly in a text with no escape at all', () => {
+    expect(redactSecrets('the secret pa55w0rd here', ['pa55w0rd'])).toBe(
+      'the secret [redacted] here',
+    );
+    const release = registerSecrets(['pl41nsecret']);
+    expect(redactSecrets('see pl41nsecret')).toBe('see [redacted]');
+    release();
+  });
+
+  it('tells two lists of secrets apart even when they join to the same text', () => {
+    expect(redactSecrets('k=aaaab.', ['aaaa', 'bbbbb'])).toBe('k=[redacted]b.');
+    expect(redactSecrets('k=aaaab.', ['aaaab', 'bbbb'])).toBe('k=[redacted].');
+  });
+
+  it("uses a secret registered after a call's own secrets were last seen", () => {
+    expect(redactSecrets('x', ['0wn-secret'])).toBe('x');
+    const release = registerSecrets(['l4te-secret']);
+    expect(redactSecrets('l4te-secret 0wn-secret', ['0wn-secret'])).toBe('[redacted] [redacted]');
+    release();
+    expect(redactSecrets('l4te-secret 0wn-secret', ['0wn-secret'])).toBe('l4te-secret [redacted]');
+  });
+
+  it('keeps the escaped character of a match that starts after an odd run of backslashes', () => {
+    expect(redactSecrets('\\nabcd', ['nabcd'])).toBe('\\n[redacted]');
+    expect(redactSecrets('x\\nabcd', ['nabcd'])).toBe('x\\n[redacted]');
+    expect(redactSecrets('x\\\\nabcd', ['nabcd'])).toBe('x\\\\[redacted]');
+    expect(redactSecrets('x\\\\\\nabcd', ['nabcd'])).toBe('x\\\\\\n[redacted]');
+  });
+
+  const special = 'q"/\b\f\n\r\t\\&<>\'é 😀z';
+  it.each([
+    ['JSON short escapes', JSON.stringify(special).slice(1, -1)],
+    ['JSON with an escaped slash', JSON.stringify(special).slice(1, -1).replace('/', '\\/')],
+    [
+      'JSON \\u escapes, any case',
+      Array.from(special)
+        .map((c) =>
+          [...Array(c.length).keys()]
+            .map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0').toUpperCase()}`)
+            .join(''),
+        )
+        .join(''),
+    ],
+    ['JSON escaped twice', JSON.stringify(JSON.stringify(special).slice(1, -1)).slice(1, -1)],
+    ['XML named entities', xml(special)],
+    ['XML named entities escaped again', xml(xml(special))],
+    [
+      'decimal references',
+      Array.from(special)
+        .map((c) => `&#${c.codePointAt(0)};`)
+        .join(''),
+    ],
+    [
+      'decimal references with zeros',
+      Array.from(special)
+        .map((c) => `&#00${c.codePointAt(0)};`)
+        .join(''),
+    ],
+    [
+      'hexadecimal references, x or X, with zeros',
+      Array.from(special)
+        .map((c) => `&#X00${c.codePointAt(0)?.toString(16).toUpperCase()};`)
+        .join(''),
+    ],
+    ['URL-encoded', encodeURIComponent(special)],
+    [
+      'URL-encoded in lower case',
+      encodeURIComponent(special).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    ],
+    ['URL-encoded, + for a space', encodeURIComponent(special).replace(/%20/g, '+')],
+    ['URL-encoded twice', encodeURIComponent(encodeURIComponent(special))],
+  ])('takes out a secret of every special character %s', (_how, form) => {
+    expect(redactSecrets(`<${form}>`, [special])).toBe('<[redacted]>');
+  });
+
+  it('takes a character in no other form than its own', () => {
+    expect(redactSecrets('&undefined;bcd a+cd a%2Bcd', ['abcd'])).toBe(
+      '&undefined;bcd a+cd a%2Bcd',
+    );
+    expect(redactSecrets('&#97;bcd &#x61;bcd', ['abcd'])).toBe('[redacted] [redacted]');
+  });
+
+  it('finds base64 pieces at each alignment, of 4 characters and more', () => {
+    for (const prefix of ['', 'x', 'xy', 'xyz']) {
+      for (const suffix of ['', 'z', 'zz', 'zzz']) {
+        const text = b64(`${prefix}abcd${suffix}`);
+        expect(redactSecrets(`[${text}]`, ['abcd']), `${prefix}|${suffix}`).toMatch(/\[redacted\]/);
+        const out = redactSecrets(`[${text}]`, ['abcd']);
+        expect(out).not.toBe(`[${text}]`);
+      }
+    }
+    // "x" + "abcd" puts the secret at alignment 1: a piece of exactly 4 characters
+    expect(redactSecrets(b64('xabcd'), ['abcd'])).toBe('eG[redacted]Q=');
+  });
+
+  it('finds the base64 of a secret in both alphabets, + and / as they are or escaped', () => {
+    const secret = '>>>???~~~';
+    for (const prefix of ['', 'a', 'ab']) {
+      const standard = b64(`${prefix}${secret}.`);
+      expect(standard).toMatch(/[+/]/);
+      expect(redactSecrets(`[${standard}]`, [secret])).toMatch(/\[redacted\]/);
+      expect(redactSecrets(`[${encodeURIComponent(standard)}]`, [secret])).toMatch(/\[redacted\]/);
+      const url = b64url(`${prefix}${secret}.`);
+      expect(url).toMatch(/[-_]/);
+      expect(redactSecrets(`[${url}]`, [secret])).toMatch(/\[redacted\]/);
+    }
+  });
+
+  it('finds the base64 of the escaped forms of a secret inside a larger body', () => {
+    const secret = 'p@ss word/"\\<&>\'x';
+    const bodies = [
+      JSON.stringify({ query: `user=${secret}&x` }),
+      `<p>${xml(secret)}</p>`,
+      `pw=${encodeURIComponent(secret)}&next=1`,
+      `pw=${encodeURIComponent(secret).replace(/%20/g, '+')}&next=1`,
+    ];
+    for (const body of bodies) {
+      for (const prefix of ['', 'a', 'ab']) {
+        const text = b64(`${prefix}${body}`);
+        const out = redactSecrets(text, [secret]);
+        expect(out, body).toMatch(/\[redacted\]/);
+      }
+    }
+  });
+
+  it('searches no form that a lone surrogate cannot have', () => {
+    const secret = 'ab\ud800cd';
+    const replaced = Buffer.from(secret).toString('utf8');
+    expect(redactSecrets(`x ${b64(replaced)} ab%EF%BF%BDcd`, [secret])).toBe(
+      `x ${b64(replaced)} ab%EF%BF%BDcd`,
+    );
+    expect(redactSecrets(`x ${secret}`, [secret])).toBe('x [redacted]');
+  });
+
+  it('keeps working once more secret lists were seen than it keeps', () => {
+    for (let i = 0; i < 70; i += 1) {
+      expect(redactSecrets(`s3cret-${i} s3cret-0`, [`s3cret-${i}`])).toBe(
+        i === 0 ? '[redacted] [redacted]' : '[redacted] s3cret-0',
+      );
+    }
+    expect(redactSecrets('s3cret-0', ['s3cret-0'])).toBe('[redacted]');
   });
 });

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.ts';
+
+/**
+ * The tests of a mutation run (`npm run mutation`, stryker.config.js,
+ * TESTING.md): the unit tests of the module mutated, which
+ * stryker.config.js puts in MUTATION_TESTS, and no others. Stryker's own
+ * `testFiles` would do the same, but with it Stryker 10.1 activates a static
+ * mutant (one in module-level code: a constant, a regular expression) only
+ * after the module has loaded, so that every such mutant survives whatever
+ * the tests (stryker-js issues 6144, 6209).
+ */
+const tests = process.env.MUTATION_TESTS?.split(',').filter((test) => test !== '') ?? [];
+if (tests.length === 0) {
+  throw new Error(
+    'vitest.mutation.config.ts: MUTATION_TESTS names no test (npm run mutation sets it)',
+  );
+}
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: tests, reporters: ['default'] },
+});
