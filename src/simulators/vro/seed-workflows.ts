@@ -62,19 +62,64 @@ const vm = (name = 'vm', description = 'Virtual machine') =>
   p(name, 'VC:VirtualMachine', description);
 const library = (suffix: string) => `BD808080808080808080808080808080${suffix}`;
 
+type LibraryWorkflow = Omit<SeedWorkflow, 'id' | 'version' | 'outputs' | 'canEdit'> &
+  Partial<Pick<SeedWorkflow, 'version' | 'outputs'>>;
+
+/** A workflow of the vRO library: its built-in id, not editable; version 1.0.0 and no outputs unless given. */
+function builtIn(
+  code: string,
+  {
+    name,
+    description,
+    version = '1.0.0',
+    category,
+    inputs,
+    outputs = [],
+    ...rest
+  }: LibraryWorkflow,
+): SeedWorkflow {
+  return {
+    id: library(code),
+    name,
+    ...(description === undefined ? {} : { description }),
+    version,
+    category,
+    canEdit: false,
+    inputs,
+    outputs,
+    ...rest,
+  };
+}
+
+/** A virtual machine of the simulated vCenter, as a result. */
+const vmRef = (number: number) => ({ type: 'VC:VirtualMachine', id: `vcenter-01/vm-${number}` });
+
+/** The VM and the guest account a guest operation takes. */
+const guestLogin = [vm(), p('vmUsername', 'string'), p('vmPassword', 'SecureString')];
+
+/** What "Echo parameters" answers as given: a value of each kind, then VMs (it takes a secret too, which it does not answer). */
+const echoedValues = [
+  p('text', 'string'),
+  p('count', 'number'),
+  p('flag', 'boolean'),
+  p('when', 'Date'),
+  p('names', 'Array/string'),
+  p('matrix', 'Array/Array/number'),
+  p('props', 'Properties'),
+];
+const echoedVms = [vm('vm'), p('vms', 'Array/VC:VirtualMachine')];
+
 const text = (value: unknown, fallback: string): string =>
   typeof value === 'string' && value !== '' ? value : fallback;
 
 export const seedWorkflows: readonly SeedWorkflow[] = [
   // ---------------------------------------------------------------- Clone
-  {
-    id: library('53C180800122528313869552e41805bb1'),
+  builtIn('53C180800122528313869552e41805bb1', {
     name: 'Clone virtual machine, no customization',
     description:
       'Clones a virtual machine without changing anything except the virtual machine UUID.',
     version: '1.0.2',
     category: 'Clone',
-    canEdit: false,
     inputs: [
       vm('vm', 'Virtual machine to clone'),
       p('name', 'string', 'Name of the new virtual machine'),
@@ -85,18 +130,14 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
       p('pool', 'VC:ResourcePool', 'Resource pool to which to attach the virtual machine'),
     ],
     outputs: [vm('newVM', 'The new virtual machine')],
-    results: (_inputs, run) => ({
-      newVM: { type: 'VC:VirtualMachine', id: `vcenter-01/vm-${2600 + run}` },
-    }),
-  },
-  {
-    id: library('25C280800122528313869552e41805bb1'),
+    results: (_inputs, run) => ({ newVM: vmRef(2600 + run) }),
+  }),
+  builtIn('25C280800122528313869552e41805bb1', {
     name: 'Clone virtual machine, Linux',
     description:
       'Clones a Linux virtual machine, performing the guest operating system customization.',
     version: '1.1.0',
     category: 'Clone',
-    canEdit: false,
     inputs: [
       vm('vm', 'Virtual machine to clone'),
       p('name', 'string', 'Name of the new virtual machine'),
@@ -109,17 +150,13 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     ],
     outputs: [vm('newVM', 'The new virtual machine')],
     phases: ['running', 'running', 'running'],
-    results: (_inputs, run) => ({
-      newVM: { type: 'VC:VirtualMachine', id: `vcenter-01/vm-${3100 + run}` },
-    }),
-  },
-  {
-    id: library('27C280800122528313869552e41805bb1'),
+    results: (_inputs, run) => ({ newVM: vmRef(3100 + run) }),
+  }),
+  builtIn('27C280800122528313869552e41805bb1', {
     name: 'Clone virtual machine, Windows Sysprep with single NIC and credential',
     description: 'Clones a Windows virtual machine, customizing it with Sysprep.',
     version: '1.0.4',
     category: 'Clone',
-    canEdit: false,
     inputs: [
       vm('vm', 'Virtual machine to clone'),
       p('name', 'string'),
@@ -132,7 +169,7 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     ],
     outputs: [vm('newVM', 'The new virtual machine')],
     phases: ['running', 'running', 'running', 'running'],
-  },
+  }),
   {
     id: 'com.vmware.library.vc.vm.cloneVM',
     name: 'Clone virtual machine from properties',
@@ -161,20 +198,18 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     ],
     outputs: [vm('vm'), p('ipAddress', 'string'), p('durationSeconds', 'number')],
     results: (inputs, run) => ({
-      vm: { type: 'VC:VirtualMachine', id: `vcenter-01/vm-${4000 + run}` },
+      vm: vmRef(4000 + run),
       ipAddress: `10.20.30.${(run % 200) + 10}`,
       durationSeconds: text(inputs['vmName'], '').length + 326,
     }),
   },
   // ---------------------------------------------------------------- Basic
-  {
-    id: library('0AC280800122528313869552e41805bb1'),
+  builtIn('0AC280800122528313869552e41805bb1', {
     name: 'Create simple virtual machine',
     description:
       'Creates a virtual machine with the most common devices and configuration options.',
     version: '1.2.0',
     category: 'Basic',
-    canEdit: false,
     inputs: [
       p('vmName', 'string'),
       p('vmFolder', 'VC:VmFolder'),
@@ -187,54 +222,36 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
       p('vmNetwork', 'VC:Network'),
     ],
     outputs: [vm('newVM')],
-  },
-  {
-    id: library('0BC280800122528313869552e41805bb1'),
+  }),
+  builtIn('0BC280800122528313869552e41805bb1', {
     name: 'Delete virtual machine',
     description: 'Removes a virtual machine from the inventory and datastore.',
     version: '1.0.1',
     category: 'Basic',
-    canEdit: false,
     inputs: [vm('vm', 'Virtual machine to delete')],
-    outputs: [],
-  },
-  {
-    id: library('0CC280800122528313869552e41805bb1'),
+  }),
+  builtIn('0CC280800122528313869552e41805bb1', {
     name: 'Rename virtual machine',
-    version: '1.0.0',
     category: 'Basic',
-    canEdit: false,
     inputs: [vm(), p('newName', 'string')],
-    outputs: [],
-  },
-  {
-    id: library('0DC280800122528313869552e41805bb1'),
+  }),
+  builtIn('0DC280800122528313869552e41805bb1', {
     name: 'Change RAM',
     description: 'Changes the amount of RAM of a virtual machine.',
-    version: '1.0.0',
     category: 'Basic',
-    canEdit: false,
     inputs: [vm(), p('memory', 'number', 'Memory in MB')],
-    outputs: [],
-  },
-  {
-    id: library('0EC280800122528313869552e41805bb1'),
+  }),
+  builtIn('0EC280800122528313869552e41805bb1', {
     name: 'Mark as template',
-    version: '1.0.0',
     category: 'Basic',
-    canEdit: false,
     inputs: [vm()],
     outputs: [vm('vmTemplate')],
-  },
-  {
-    id: library('0FC280800122528313869552e41805bb1'),
+  }),
+  builtIn('0FC280800122528313869552e41805bb1', {
     name: 'Move virtual machines to folder',
-    version: '1.0.0',
     category: 'Basic',
-    canEdit: false,
     inputs: [p('vms', 'Array/VC:VirtualMachine'), p('folder', 'VC:VmFolder')],
-    outputs: [],
-  },
+  }),
   {
     id: 'ab9099a4-35a2-40ae-9af3-05535ec42e08',
     name: 'Reconfigure VM hardware',
@@ -256,60 +273,38 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     }),
   },
   // ---------------------------------------------------------------- Power Management
-  {
-    id: library('10C280800122528313869552e41805bb1'),
+  builtIn('10C280800122528313869552e41805bb1', {
     name: 'Start virtual machine and wait',
     description: 'Starts a virtual machine and waits for VMware Tools to start.',
-    version: '1.0.0',
     category: 'Power Management',
-    canEdit: false,
     inputs: [vm(), p('host', 'VC:HostSystem', 'Host; empty for the current one')],
-    outputs: [],
-  },
-  {
-    id: library('11C280800122528313869552e41805bb1'),
+  }),
+  builtIn('11C280800122528313869552e41805bb1', {
     name: 'Power off virtual machine and wait',
-    version: '1.0.0',
     category: 'Power Management',
-    canEdit: false,
     inputs: [vm()],
-    outputs: [],
-  },
-  {
-    id: library('12C280800122528313869552e41805bb1'),
+  }),
+  builtIn('12C280800122528313869552e41805bb1', {
     name: 'Shut down and delete virtual machine',
-    version: '1.0.0',
     category: 'Power Management',
-    canEdit: false,
     inputs: [vm()],
-    outputs: [],
-  },
-  {
-    id: library('13C280800122528313869552e41805bb1'),
+  }),
+  builtIn('13C280800122528313869552e41805bb1', {
     name: 'Reboot guest OS',
-    version: '1.0.0',
     category: 'Power Management',
-    canEdit: false,
     inputs: [vm()],
-    outputs: [],
-  },
-  {
-    id: library('14C280800122528313869552e41805bb1'),
+  }),
+  builtIn('14C280800122528313869552e41805bb1', {
     name: 'Suspend virtual machine',
-    version: '1.0.0',
     category: 'Power Management',
-    canEdit: false,
     inputs: [vm()],
-    outputs: [],
-  },
+  }),
   // ---------------------------------------------------------------- Snapshot
-  {
-    id: library('20C280800122528313869552e41805bb1'),
+  builtIn('20C280800122528313869552e41805bb1', {
     name: 'Create a snapshot',
     description: 'Creates a snapshot of a virtual machine.',
     version: '1.0.3',
     category: 'Snapshot',
-    canEdit: false,
     inputs: [
       vm(),
       p('name', 'string', 'Snapshot name'),
@@ -321,45 +316,30 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     results: (_inputs, run) => ({
       snapshot: { type: 'VC:VirtualMachineSnapshot', id: `vcenter-01/snapshot-${run}` },
     }),
-  },
-  {
-    id: library('21C280800122528313869552e41805bb1'),
+  }),
+  builtIn('21C280800122528313869552e41805bb1', {
     name: 'Revert to current snapshot',
-    version: '1.0.0',
     category: 'Snapshot',
-    canEdit: false,
     inputs: [vm(), p('host', 'VC:HostSystem'), p('suppressPowerOn', 'boolean')],
-    outputs: [],
-  },
-  {
-    id: library('22C280800122528313869552e41805bb1'),
+  }),
+  builtIn('22C280800122528313869552e41805bb1', {
     name: 'Revert to snapshot',
-    version: '1.0.0',
     category: 'Snapshot',
-    canEdit: false,
     inputs: [p('snapshot', 'VC:VirtualMachineSnapshot'), p('suppressPowerOn', 'boolean')],
-    outputs: [],
-  },
-  {
-    id: library('23C280800122528313869552e41805bb1'),
+  }),
+  builtIn('23C280800122528313869552e41805bb1', {
     name: 'Remove all snapshots',
-    version: '1.0.0',
     category: 'Snapshot',
-    canEdit: false,
     inputs: [vm()],
-    outputs: [],
-  },
-  {
-    id: library('24C280800122528313869552e41805bb1'),
+  }),
+  builtIn('24C280800122528313869552e41805bb1', {
     name: 'Remove excess snapshots',
     description: 'Keeps the given number of most recent snapshots of a virtual machine.',
-    version: '1.0.0',
     category: 'Snapshot',
-    canEdit: false,
     inputs: [vm(), p('numberOfSnapshotsToKeep', 'number')],
     outputs: [p('removed', 'number')],
     results: () => ({ removed: 2 }),
-  },
+  }),
   {
     id: 'com.vmware.library.vc.vm.snapshot.removeSnapshotsOlderThan',
     name: 'Remove snapshots older than a date',
@@ -384,35 +364,25 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     phases: ['running', 'waiting-signal', 'running'],
   },
   // ---------------------------------------------------------------- Networking
-  {
-    id: library('30C280800122528313869552e41805bb1'),
+  builtIn('30C280800122528313869552e41805bb1', {
     name: 'Add port group to standard virtual switch',
-    version: '1.0.0',
     category: 'Standard Virtual Switch',
-    canEdit: false,
     inputs: [
       p('host', 'VC:HostSystem'),
       p('vSwitchName', 'string'),
       p('portGroupName', 'string'),
       p('vlanId', 'number'),
     ],
-    outputs: [],
-  },
-  {
-    id: library('31C280800122528313869552e41805bb1'),
+  }),
+  builtIn('31C280800122528313869552e41805bb1', {
     name: 'Create standard virtual switch',
-    version: '1.0.0',
     category: 'Standard Virtual Switch',
-    canEdit: false,
     inputs: [p('host', 'VC:HostSystem'), p('name', 'string'), p('numPorts', 'number')],
-    outputs: [],
-  },
-  {
-    id: library('32C280800122528313869552e41805bb1'),
+  }),
+  builtIn('32C280800122528313869552e41805bb1', {
     name: 'Create distributed virtual port group',
     version: '1.0.1',
     category: 'Distributed Virtual Port Group',
-    canEdit: false,
     inputs: [
       p('dvSwitch', 'VC:VmwareDistributedVirtualSwitch'),
       p('pgName', 'string'),
@@ -426,25 +396,17 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
         id: `vcenter-01/dvportgroup-${60 + run}`,
       },
     }),
-  },
-  {
-    id: library('33C280800122528313869552e41805bb1'),
+  }),
+  builtIn('33C280800122528313869552e41805bb1', {
     name: 'Connect virtual machine NIC number to distributed virtual port group',
-    version: '1.0.0',
     category: 'Distributed Virtual Port Group',
-    canEdit: false,
     inputs: [vm(), p('nicNumber', 'number'), p('portGroup', 'VC:DistributedVirtualPortgroup')],
-    outputs: [],
-  },
-  {
-    id: library('34C280800122528313869552e41805bb1'),
+  }),
+  builtIn('34C280800122528313869552e41805bb1', {
     name: 'Delete distributed virtual port group',
-    version: '1.0.0',
     category: 'Distributed Virtual Port Group',
-    canEdit: false,
     inputs: [p('portGroup', 'VC:DistributedVirtualPortgroup')],
-    outputs: [],
-  },
+  }),
   {
     id: '24933b83-7577-40a9-a491-f0b2ea1fca65',
     name: 'Allocate IP address from IPAM',
@@ -508,12 +470,10 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     results: (_inputs, run) => ({ virtualServerId: `virtualServer-${run}` }),
   },
   // ---------------------------------------------------------------- Active Directory
-  {
-    id: library('40C280800122528313869552e41805bb1'),
+  builtIn('40C280800122528313869552e41805bb1', {
     name: 'Create a user with a password in an organizational unit',
     version: '1.0.2',
     category: 'User',
-    canEdit: false,
     inputs: [
       p('ou', 'AD:OrganizationalUnit'),
       p('accountName', 'string'),
@@ -529,92 +489,58 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
         id: `#_v2_#,#User#,#CN=${text(inputs['accountName'], 'user')},OU=Users,DC=corp,DC=local#`,
       },
     }),
-  },
-  {
-    id: library('41C280800122528313869552e41805bb1'),
+  }),
+  builtIn('41C280800122528313869552e41805bb1', {
     name: 'Change a user password',
-    version: '1.0.0',
     category: 'User',
-    canEdit: false,
     inputs: [
       p('user', 'AD:User'),
       p('password', 'SecureString'),
       p('confirmPassword', 'SecureString'),
     ],
-    outputs: [],
-  },
-  {
-    id: library('42C280800122528313869552e41805bb1'),
+  }),
+  builtIn('42C280800122528313869552e41805bb1', {
     name: 'Disable a user',
-    version: '1.0.0',
     category: 'User',
-    canEdit: false,
     inputs: [p('user', 'AD:User')],
-    outputs: [],
-  },
-  {
-    id: library('43C280800122528313869552e41805bb1'),
+  }),
+  builtIn('43C280800122528313869552e41805bb1', {
     name: 'Enable a user',
-    version: '1.0.0',
     category: 'User',
-    canEdit: false,
     inputs: [p('user', 'AD:User')],
-    outputs: [],
-  },
-  {
-    id: library('44C280800122528313869552e41805bb1'),
+  }),
+  builtIn('44C280800122528313869552e41805bb1', {
     name: 'Destroy a user',
-    version: '1.0.0',
     category: 'User',
-    canEdit: false,
     inputs: [p('user', 'AD:User')],
-    outputs: [],
-  },
-  {
-    id: library('45C280800122528313869552e41805bb1'),
+  }),
+  builtIn('45C280800122528313869552e41805bb1', {
     name: 'Add a user to a user group',
-    version: '1.0.0',
     category: 'User Group',
-    canEdit: false,
     inputs: [p('user', 'AD:User'), p('userGroup', 'AD:UserGroup')],
-    outputs: [],
-  },
-  {
-    id: library('46C280800122528313869552e41805bb1'),
+  }),
+  builtIn('46C280800122528313869552e41805bb1', {
     name: 'Add users to group members',
-    version: '1.0.0',
     category: 'User Group',
-    canEdit: false,
     inputs: [p('users', 'Array/AD:User'), p('userGroup', 'AD:UserGroup')],
-    outputs: [],
-  },
-  {
-    id: library('47C280800122528313869552e41805bb1'),
+  }),
+  builtIn('47C280800122528313869552e41805bb1', {
     name: 'Create a user group in an organizational unit',
-    version: '1.0.0',
     category: 'User Group',
-    canEdit: false,
     inputs: [p('ou', 'AD:OrganizationalUnit'), p('groupName', 'string'), p('domainName', 'string')],
     outputs: [p('newUserGroup', 'AD:UserGroup')],
-  },
-  {
-    id: library('48C280800122528313869552e41805bb1'),
+  }),
+  builtIn('48C280800122528313869552e41805bb1', {
     name: 'Create an organizational unit',
-    version: '1.0.0',
     category: 'Organizational Unit',
-    canEdit: false,
     inputs: [p('ouName', 'string'), p('ou', 'AD:OrganizationalUnit', 'Parent organizational unit')],
     outputs: [p('newOu', 'AD:OrganizationalUnit')],
-  },
-  {
-    id: library('49C280800122528313869552e41805bb1'),
+  }),
+  builtIn('49C280800122528313869552e41805bb1', {
     name: 'Destroy an organizational unit',
-    version: '1.0.0',
     category: 'Organizational Unit',
-    canEdit: false,
     inputs: [p('ou', 'AD:OrganizationalUnit'), p('deleteSubtree', 'boolean')],
-    outputs: [],
-  },
+  }),
   {
     id: '7e570ddf-8270-40a8-a369-b584ff5e9ff0',
     name: 'Onboard employee accounts',
@@ -670,12 +596,10 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
       requestCompletionDetails: `Request succeeded. Created vm${String(377 + run).padStart(5, '0')}.`,
     }),
   },
-  {
-    id: library('50C280800122528313869552e41805bb1'),
+  builtIn('50C280800122528313869552e41805bb1', {
     name: 'Add a vCAC host',
     version: '7.0.0',
     category: 'vRA Helpers',
-    canEdit: false,
     inputs: [
       p('hostName', 'string'),
       p('hostUrl', 'string'),
@@ -684,13 +608,11 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
       p('password', 'SecureString'),
     ],
     outputs: [p('vcacHost', 'vCACCAFE:VCACHost')],
-  },
-  {
-    id: library('51C280800122528313869552e41805bb1'),
+  }),
+  builtIn('51C280800122528313869552e41805bb1', {
     name: 'Request a catalog item',
     version: '7.0.0',
     category: 'vRA Helpers',
-    canEdit: false,
     inputs: [p('item', 'vCACCAFE:CatalogItem'), p('inputs', 'Properties'), p('reason', 'string')],
     outputs: [p('request', 'vCACCAFE:Request')],
     results: (_inputs, run) => ({
@@ -699,16 +621,14 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
         id: `7aaf9baf-aa4e-47c4-997b-edd7c7983a${String(run % 100).padStart(2, '0')}`,
       },
     }),
-  },
-  {
-    id: library('52C280800122528313869552e41805bb1'),
+  }),
+  builtIn('52C280800122528313869552e41805bb1', {
     name: 'Get catalog item by name',
     version: '7.0.0',
     category: 'vRA Helpers',
-    canEdit: false,
     inputs: [p('host', 'vCACCAFE:VCACHost'), p('name', 'string')],
     outputs: [p('item', 'vCACCAFE:CatalogItem')],
-  },
+  }),
   {
     id: '366eb16f-508e-4ad7-b7c9-3acfe059a0ee',
     name: 'Publish blueprint as catalog item',
@@ -748,7 +668,7 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     outputs: [vm('vm'), p('ipAddresses', 'Array/string'), p('fqdn', 'string'), p('cost', 'number')],
     phases: ['running', 'running', 'running'],
     results: (inputs, run) => ({
-      vm: { type: 'VC:VirtualMachine', id: `vcenter-01/vm-${5000 + run}` },
+      vm: vmRef(5000 + run),
       ipAddresses: [`10.20.30.${(run % 200) + 10}`],
       fqdn: `${text(inputs['hostname'], 'linux')}.corp.local`,
       cost: 12.5,
@@ -789,39 +709,28 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     results: (inputs) => ({ newSizeGB: inputs['newSizeGB'] ?? 100 }),
   },
   // ---------------------------------------------------------------- Guest Operations
-  {
-    id: library('60C280800122528313869552e41805bb1'),
+  builtIn('60C280800122528313869552e41805bb1', {
     name: 'Run program in guest',
-    version: '1.0.0',
     category: 'Guest Operations',
-    canEdit: false,
     inputs: [
-      vm(),
-      p('vmUsername', 'string'),
-      p('vmPassword', 'SecureString'),
+      ...guestLogin,
       p('programPath', 'string'),
       p('arguments', 'string'),
       p('environment', 'Array/string'),
     ],
     outputs: [p('result', 'number', 'Process id')],
     results: (_inputs, run) => ({ result: 4000 + run }),
-  },
-  {
-    id: library('61C280800122528313869552e41805bb1'),
+  }),
+  builtIn('61C280800122528313869552e41805bb1', {
     name: 'Copy file from vCO to guest',
-    version: '1.0.0',
     category: 'Guest Operations',
-    canEdit: false,
     inputs: [
-      vm(),
-      p('vmUsername', 'string'),
-      p('vmPassword', 'SecureString'),
+      ...guestLogin,
       p('vcoPath', 'string'),
       p('guestPath', 'string'),
       p('overwrite', 'boolean'),
     ],
-    outputs: [],
-  },
+  }),
   // ---------------------------------------------------------------- Testing
   {
     id: '29a3b2e9-5d65-4441-9588-42dea2bc372f',
@@ -840,35 +749,11 @@ export const seedWorkflows: readonly SeedWorkflow[] = [
     description: 'Returns its inputs unchanged. For testing parameter encoding.',
     version: '1.0.0',
     category: 'Testing',
-    inputs: [
-      p('text', 'string'),
-      p('count', 'number'),
-      p('flag', 'boolean'),
-      p('when', 'Date'),
-      p('names', 'Array/string'),
-      p('matrix', 'Array/Array/number'),
-      p('props', 'Properties'),
-      p('secret', 'SecureString'),
-      vm('vm'),
-      p('vms', 'Array/VC:VirtualMachine'),
-    ],
-    outputs: [
-      p('text', 'string'),
-      p('count', 'number'),
-      p('flag', 'boolean'),
-      p('when', 'Date'),
-      p('names', 'Array/string'),
-      p('matrix', 'Array/Array/number'),
-      p('props', 'Properties'),
-      vm('vm'),
-      p('vms', 'Array/VC:VirtualMachine'),
-    ],
+    inputs: [...echoedValues, p('secret', 'SecureString'), ...echoedVms],
+    outputs: [...echoedValues, ...echoedVms],
     results: (inputs) =>
       Object.fromEntries(
-        ['text', 'count', 'flag', 'when', 'names', 'matrix', 'props', 'vm', 'vms'].map((name) => [
-          name,
-          inputs[name] ?? null,
-        ]),
+        [...echoedValues, ...echoedVms].map(({ name }) => [name, inputs[name] ?? null]),
       ),
   },
   {
