@@ -10,7 +10,26 @@ interface PastRun {
   hoursAgo: number;
   startedBy: string;
   parameters: SimExecution['parameters'];
-  exception?: string;
+  exception: string | undefined;
+}
+
+const requestComponent = '6e04a460-4a45-4e16-9603-db2922c24462';
+const provisionLinuxVm = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
+
+/** A past run of `workflowId`, its inputs all strings. */
+function pastRun(
+  workflowId: string,
+  hoursAgo: number,
+  startedBy: string,
+  inputs: Readonly<Record<string, string>>,
+  exception?: string,
+): PastRun {
+  const parameters = Object.entries(inputs).map(([name, value]) => ({
+    name,
+    type: 'string',
+    value: text(value),
+  }));
+  return { workflowId, hoursAgo, startedBy, parameters, exception };
 }
 
 /**
@@ -19,41 +38,16 @@ interface PastRun {
  * holds completed and failed runs of several users).
  */
 const pastRuns: readonly PastRun[] = [
-  {
-    workflowId: '6e04a460-4a45-4e16-9603-db2922c24462',
-    hoursAgo: 50,
-    startedBy: 'svcacct@example.com',
-    parameters: [
-      { name: 'businessUnit', type: 'string', value: text('an') },
-      { name: 'image', type: 'string', value: text('centos65v8') },
-    ],
-  },
-  {
-    workflowId: '6e04a460-4a45-4e16-9603-db2922c24462',
-    hoursAgo: 26,
-    startedBy: 'someuser@example.com',
-    parameters: [{ name: 'businessUnit', type: 'string', value: text('aw') }],
-    exception:
-      "Error in (Workflow:Request Component / Compute Inputs (item1)#27) TypeError: Cannot read property 'id' from null",
-  },
-  {
-    workflowId: '6e04a460-4a45-4e16-9603-db2922c24462',
-    hoursAgo: 3,
-    startedBy: 'svcacct@example.com',
-    parameters: [
-      { name: 'businessUnit', type: 'string', value: text('soi') },
-      { name: 'image', type: 'string', value: text('win2012std') },
-    ],
-  },
-  {
-    workflowId: 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0',
-    hoursAgo: 5,
-    startedBy: 'jane@corp.local',
-    parameters: [
-      { name: 'hostname', type: 'string', value: text('web-01') },
-      { name: 'environment', type: 'string', value: text('prod') },
-    ],
-  },
+  pastRun(requestComponent, 50, 'svcacct@example.com', { businessUnit: 'an', image: 'centos65v8' }),
+  pastRun(
+    requestComponent,
+    26,
+    'someuser@example.com',
+    { businessUnit: 'aw' },
+    "Error in (Workflow:Request Component / Compute Inputs (item1)#27) TypeError: Cannot read property 'id' from null",
+  ),
+  pastRun(requestComponent, 3, 'svcacct@example.com', { businessUnit: 'soi', image: 'win2012std' }),
+  pastRun(provisionLinuxVm, 5, 'jane@corp.local', { hostname: 'web-01', environment: 'prod' }),
 ];
 
 /** The past runs of the workflows at hand, oldest first, as of `now`. */
