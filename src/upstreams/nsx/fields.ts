@@ -1,6 +1,6 @@
 /** Typed reads of an NSX object's child elements; a missing or malformed field is a bad response. */
 import { UpstreamBadResponseError } from '../../errors.ts';
-import type { ScopeRecord } from './wire.ts';
+import type { GroupingRecord, ScopeRecord } from './wire.ts';
 import { childElement, childText, type XmlElement } from './xml.ts';
 
 export function badResponse(
@@ -61,5 +61,19 @@ export function readScope(parent: XmlElement): ScopeRecord | null {
     id: requiredId(scope, 'id'),
     name: optionalText(scope, 'name'),
     objectTypeName: optionalText(scope, 'objectTypeName'),
+  };
+}
+
+/** The fields an `<ipset>` and an `<application>` share, of an element with root `root`. */
+export function readGroupingRecord(node: XmlElement, root: string): GroupingRecord {
+  requireRoot(node, root);
+  return {
+    objectId: requiredId(node, 'objectId'),
+    name: requiredText(node, 'name'),
+    description: optionalText(node, 'description'),
+    revision: optionalInteger(node, 'revision'),
+    scope: readScope(node),
+    inheritanceAllowed: optionalBoolean(node, 'inheritanceAllowed'),
+    xml: node,
   };
 }

@@ -1,30 +1,12 @@
 /** IP sets (`<ipset>`) off and onto the wire. */
 import type { IpSetDraft } from './drafts.ts';
-import {
-  optionalBoolean,
-  optionalInteger,
-  optionalText,
-  readScope,
-  requiredId,
-  requiredText,
-  requireRoot,
-} from './fields.ts';
+import { optionalText, readGroupingRecord, requireRoot } from './fields.ts';
 import { setChild } from './xml-edit.ts';
 import type { IpSetRecord } from './wire.ts';
 import { childElements, element, textElement, type XmlElement } from './xml.ts';
 
 export function readIpSet(node: XmlElement): IpSetRecord {
-  requireRoot(node, 'ipset');
-  return {
-    objectId: requiredId(node, 'objectId'),
-    name: requiredText(node, 'name'),
-    description: optionalText(node, 'description'),
-    value: optionalText(node, 'value') ?? '',
-    revision: optionalInteger(node, 'revision'),
-    scope: readScope(node),
-    inheritanceAllowed: optionalBoolean(node, 'inheritanceAllowed'),
-    xml: node,
-  };
+  return { ...readGroupingRecord(node, 'ipset'), value: optionalText(node, 'value') ?? '' };
 }
 
 /** `<list><ipset>...</ipset>...</list>`; a single item is still a list. */

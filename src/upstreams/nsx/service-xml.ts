@@ -1,14 +1,6 @@
 /** Services (`<application>`) off and onto the wire. */
 import type { ServiceDraft } from './drafts.ts';
-import {
-  optionalBoolean,
-  optionalInteger,
-  optionalText,
-  readScope,
-  requiredId,
-  requiredText,
-  requireRoot,
-} from './fields.ts';
+import { optionalText, readGroupingRecord, requireRoot } from './fields.ts';
 import type { ServiceRecord } from './wire.ts';
 import { removeChildren, setChild } from './xml-edit.ts';
 import { childElement, childElements, element, textElement, type XmlElement } from './xml.ts';
@@ -16,19 +8,13 @@ import { childElement, childElements, element, textElement, type XmlElement } fr
 const elementOrder = ['applicationProtocol', 'value', 'sourcePort'];
 
 export function readService(node: XmlElement): ServiceRecord {
-  requireRoot(node, 'application');
+  const record = readGroupingRecord(node, 'application');
   const ports = childElement(node, 'element');
   return {
-    objectId: requiredId(node, 'objectId'),
-    name: requiredText(node, 'name'),
-    description: optionalText(node, 'description'),
+    ...record,
     protocol: ports === undefined ? null : optionalText(ports, 'applicationProtocol'),
     ports: ports === undefined ? null : optionalText(ports, 'value'),
     sourcePorts: ports === undefined ? null : optionalText(ports, 'sourcePort'),
-    revision: optionalInteger(node, 'revision'),
-    scope: readScope(node),
-    inheritanceAllowed: optionalBoolean(node, 'inheritanceAllowed'),
-    xml: node,
   };
 }
 

@@ -13,35 +13,32 @@ export interface ScopeRecord {
   objectTypeName: string | null;
 }
 
-/** `<ipset>` */
-export interface IpSetRecord {
+/** What an `<ipset>` and an `<application>` share. */
+export interface GroupingRecord {
   objectId: string;
   name: string;
   /** null when the element is absent; `""` when it is empty. */
   description: string | null;
-  /** Comma-separated addresses, ranges and CIDRs; `""` when empty. */
-  value: string;
   revision: number | null;
   scope: ScopeRecord | null;
   inheritanceAllowed: boolean | null;
   xml: XmlElement;
 }
 
+/** `<ipset>` */
+export interface IpSetRecord extends GroupingRecord {
+  /** Comma-separated addresses, ranges and CIDRs; `""` when empty. */
+  value: string;
+}
+
 /** `<application>` */
-export interface ServiceRecord {
-  objectId: string;
-  name: string;
-  description: string | null;
+export interface ServiceRecord extends GroupingRecord {
   /** element/applicationProtocol */
   protocol: string | null;
   /** element/value */
   ports: string | null;
   /** element/sourcePort */
   sourcePorts: string | null;
-  revision: number | null;
-  scope: ScopeRecord | null;
-  inheritanceAllowed: boolean | null;
-  xml: XmlElement;
 }
 
 /** The fields of an edge's `<virtualServer>` that the gateway models: read (VirtualServerRecord) and written (VirtualServerDraft). */
