@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimiter, QueueFullError } from '../../src/http/concurrency-limiter.ts';
+import {
+  abortReason,
+  ConcurrencyLimiter,
+  QueueFullError,
+} from '../../src/http/concurrency-limiter.ts';
 
 const never = new AbortController().signal;
 
@@ -102,5 +106,237 @@ describe('ConcurrencyLimiter', () => {
     expect(limiter.running).toBe(4);
     for (const release of releases) release();
     expect(limiter.running).toBe(0);
+  });
+});
+
+describe('ConcurrencyLimiter, turn by turn', () => {
+  /** Releases the slot granted first in `slots`, in the order they were granted. */
+  async function grantsWhileReleasing(
+    slots: Map<string, Promise<() => void>>,
+    log: string[],
+    times: number,
+  ): Promise<string[]> {
+    const released = new Set<string>();
+    for (let i = 0; i < times; i++) {
+      const name = log.find((granted) => !released.has(granted));
+      if (name === undefined) break;
+      released.add(name);
+      (await slots.get(name))?.();
+      await settle();
+    }
+    return log;
+  }
+
+  it('serves three owners in turn, in the order they began to wait, a freed slot at a time', async () => {
+    const limiter = new ConcurrencyLimiter(1, 100, 1);
+    const [a, b, c] = [{}, {}, {}];
+    const log: string[] = [];
+    const slots = new Map<string, Promise<() => void>>();
+    for (const [owner, name] of [
+      [a, 'a0'],
+      [a, 'a1'],
+      [a, 'a2'],
+      [b, 'b0'],
+      [b, 'b1'],
+      [c, 'c0'],
+    ] as const) {
+      slots.set(name, start(limiter, owner, name, log));
+    }
+    await settle();
+    expect(log).toEqual(['a0']);
+    expect(limiter.queued).toBe(5);
+    await grantsWhileReleasing(slots, log, 6);
+    expect(log).toEqual(['a0', 'a1', 'b0', 'c0', 'a2', 'b1']);
+    expect(limiter.running).toBe(0);
+    expect(limiter.queued).toBe(0);
+  });
+
+  it('passes over an owner at its share and serves the next one, and stops when every waiting owner is at its share', async () => {
+    const limiter = new ConcurrencyLimiter(3, 100, 1);
+    const [a, b] = [{}, {}];
+    const log: string[] = [];
+    const a0 = await start(limiter, a, 'a0', log);
+    const b0 = await start(limiter, b, 'b0', log);
+    const a1 = start(limiter, a, 'a1', log);
+    const b1 = start(limiter, b, 'b1', log);
+    await settle();
+    // one slot free, but each owner is at its share of one
+    expect(limiter.running).toBe(2);
+    expect(limiter.queued).toBe(2);
+    b0();
+    await settle();
+    expect(log).toEqual(['a0', 'b0', 'b1']);
+    a0();
+    await settle();
+    expect(log).toEqual(['a0', 'b0', 'b1', 'a1']);
+    (await a1)();
+    (await b1)();
+    expect(limiter.running).toBe(0);
+  });
+
+  it('takes half the current limit, at least one, as the share of an owner by default', async () => {
+    const shareOf = async (limit: number): Promise<number> => {
+      const limiter = new ConcurrencyLimiter(limit, 100);
+      const owner = {};
+      const log: string[] = [];
+      for (let i = 0; i < limit; i++) void start(limiter, owner, `${i}`, log);
+      await settle();
+      return log.length;
+    };
+    expect(await shareOf(1)).toBe(1);
+    expect(await shareOf(2)).toBe(1);
+    expect(await shareOf(3)).toBe(1);
+    expect(await shareOf(5)).toBe(2);
+    expect(await shareOf(8)).toBe(4);
+  });
+
+  it('reads a changing limit at every grant, and hands out every slot a higher one frees', async () => {
+    const source = { current: 1 };
+    const limiter = new ConcurrencyLimiter(source, 100, 10);
+    expect(limiter.limit).toBe(1);
+    const log: string[] = [];
+    const first = await start(limiter, {}, 'first', log);
+    const waiting = [1, 2, 3, 4].map((i) => start(limiter, {}, `w${i}`, log));
+    await settle();
+    expect(log).toEqual(['first']);
+    source.current = 3;
+    expect(limiter.limit).toBe(3);
+    first();
+    await settle();
+    expect(log).toEqual(['first', 'w1', 'w2', 'w3']);
+    expect(limiter.running).toBe(3);
+    source.current = 1;
+    for (const slot of waiting.slice(0, 3)) (await slot)();
+    await settle();
+    expect(log).toEqual(['first', 'w1', 'w2', 'w3', 'w4']);
+    expect(limiter.running).toBe(1);
+    (await waiting[3])?.();
+    expect(limiter.running).toBe(0);
+  });
+
+  it('gives a slot back once however often its release is called', async () => {
+    const limiter = new ConcurrencyLimiter(2, 10, 2);
+    const release = await limiter.acquire(never);
+    const other = await limiter.acquire(never);
+    release();
+    release();
+    expect(limiter.running).toBe(1);
+    other();
+    expect(limiter.running).toBe(0);
+  });
+
+  it('refuses an aborted call at once, without queueing it, and keeps its owner to its share', async () => {
+    const limiter = new ConcurrencyLimiter(1, 10, 1);
+    const owner = {};
+    const release = await limiter.acquire(never, owner);
+    const controller = new AbortController();
+    controller.abort(new Error('early'));
+    await expect(limiter.acquire(controller.signal, owner)).rejects.toThrow('early');
+    expect(limiter.queued).toBe(0);
+    const aborting = new AbortController();
+    const waiting = limiter.acquire(aborting.signal, owner);
+    aborting.abort(new Error('left'));
+    await expect(waiting).rejects.toThrow('left');
+    // the owner still holds its one slot: another call of it waits
+    const log: string[] = [];
+    const next = start(limiter, owner, 'next', log);
+    await settle();
+    expect(log).toEqual([]);
+    expect(limiter.queued).toBe(1);
+    release();
+    (await next)();
+    expect(log).toEqual(['next']);
+    expect(limiter.running).toBe(0);
+  });
+
+  it('keeps the turn of an owner whose other calls still wait when one of them aborts', async () => {
+    const limiter = new ConcurrencyLimiter(1, 10, 1);
+    const [a, b] = [{}, {}];
+    const log: string[] = [];
+    const first = await start(limiter, b, 'b0', log);
+    const controller = new AbortController();
+    const aborted = limiter.acquire(controller.signal, a);
+    const a1 = start(limiter, a, 'a1', log);
+    const b1 = start(limiter, b, 'b1', log);
+    controller.abort(new Error('gone'));
+    await expect(aborted).rejects.toThrow('gone');
+    expect(limiter.queued).toBe(2);
+    first();
+    await settle();
+    expect(log).toEqual(['b0', 'a1']);
+    (await a1)();
+    await settle();
+    expect(log).toEqual(['b0', 'a1', 'b1']);
+    (await b1)();
+  });
+
+  it('takes an owner whose last waiting call aborts out of the turns', async () => {
+    const limiter = new ConcurrencyLimiter(1, 10, 1);
+    const [a, b] = [{}, {}];
+    const log: string[] = [];
+    const first = await start(limiter, {}, 'x', log);
+    const controller = new AbortController();
+    const aborted = limiter.acquire(controller.signal, a);
+    const b0 = start(limiter, b, 'b0', log);
+    controller.abort(new Error('gone'));
+    await expect(aborted).rejects.toThrow('gone');
+    first();
+    await settle();
+    expect(log).toEqual(['x', 'b0']);
+    expect(limiter.queued).toBe(0);
+    (await b0)();
+    // a's owner comes back later with a call of its own and is served at once
+    (await limiter.acquire(never, a))();
+    expect(limiter.running).toBe(0);
+  });
+
+  it('displaces only an owner waiting for at least two calls more, and then its newest call', async () => {
+    const limiter = new ConcurrencyLimiter(1, 4, 1);
+    const [greedy, middle, small] = [{}, {}, {}];
+    const log: string[] = [];
+    const busy = await start(limiter, {}, 'busy', log);
+    const g = [0, 1].map((i) => start(limiter, greedy, `g${i}`, log));
+    const m = [0, 1].map((i) => start(limiter, middle, `m${i}`, log));
+    // full: greedy and middle wait for 2 each; small waits for none
+    expect(limiter.queued).toBe(4);
+    const s0 = start(limiter, small, 's0', log);
+    // the first of the greediest (greedy, 2 > 0 + 1) loses its newest call
+    await expect(g[1]).rejects.toBeInstanceOf(QueueFullError);
+    expect(limiter.queued).toBe(4);
+    // now greedy waits for 1, middle for 2, small for 1: middle's 2 is not more than 1 + 1
+    await expect(limiter.acquire(never, small)).rejects.toBeInstanceOf(QueueFullError);
+    await expect(limiter.acquire(never, greedy)).rejects.toBeInstanceOf(QueueFullError);
+    expect(limiter.queued).toBe(4);
+    busy();
+    for (let i = 0; i < 4; i++) {
+      await settle();
+      const name = log.at(-1) ?? '';
+      const slot = { g0: g[0], m0: m[0], m1: m[1], s0 }[name];
+      (await slot)?.();
+    }
+    await settle();
+    expect(log).toEqual(['busy', 'g0', 'm0', 's0', 'm1']);
+    expect(limiter.running).toBe(0);
+    expect(limiter.queued).toBe(0);
+  });
+
+  it('refuses with QueueFullError, named so, when nothing can be displaced', async () => {
+    const limiter = new ConcurrencyLimiter(1, 0, 1);
+    await limiter.acquire(never);
+    const refusal = await limiter.acquire(never).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(QueueFullError);
+    expect((refusal as Error).name).toBe('QueueFullError');
+    expect((refusal as Error).message).toBe('Too many calls are waiting for this upstream.');
+  });
+
+  it('gives the abort reason when it is an Error, and an Error of its own otherwise', () => {
+    const reason = new Error('mine');
+    expect(abortReason(AbortSignal.abort(reason))).toBe(reason);
+    const made = abortReason(AbortSignal.abort('text'));
+    expect(made).toBeInstanceOf(Error);
+    expect(made.message).toBe('The operation was aborted.');
   });
 });

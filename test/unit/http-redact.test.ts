@@ -1,10 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import {
-  authorizationSecrets,
-  redact,
-  redactSecrets,
-  registerSecrets,
-} from '../../src/http/redact.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as redactModule from '../../src/http/redact.ts';
+import { redact, redactSecrets, registerSecrets } from '../../src/http/redact.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 
 const baseUrl = new URL('https://vro.example:8281/vco/api');
@@ -153,6 +149,15 @@ describe('the logger', () => {
 });
 
 describe('redact, form by form', () => {
+  // A module of its own for each test: redact.ts keeps what it computed for
+  // a character, a secret and a list of secrets, so that a test run after
+  // another that used the same ones would not compute them again.
+  let fresh: typeof redactModule;
+  beforeEach(async () => {
+    vi.resetModules();
+    fresh = await import('../../src/http/redact.ts');
+  });
+
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   const b64url = (text: string) => Buffer.from(text).toString('base64url');
   const xml = (text: string) =>
@@ -164,90 +169,99 @@ describe('redact, form by form', () => {
       .replace(/'/g, '&apos;');
 
   it('lists the secrets of an Authorization value: the value, its credential, a Basic user:password and password', () => {
-    expect(authorizationSecrets(undefined)).toEqual([]);
-    expect(authorizationSecrets('Bearer abc.def')).toEqual(['Bearer abc.def', 'abc.def']);
-    expect(authorizationSecrets('Bearer   spaced')).toEqual(['Bearer   spaced', 'spaced']);
-    expect(authorizationSecrets('Token basic abcd')).toEqual(['Token basic abcd', 'basic abcd']);
+    expect(fresh.authorizationSecrets(undefined)).toEqual([]);
+    expect(fresh.authorizationSecrets('Bearer abc.def')).toEqual(['Bearer abc.def', 'abc.def']);
+    expect(fresh.authorizationSecrets('Bearer   spaced')).toEqual(['Bearer   spaced', 'spaced']);
+    expect(fresh.authorizationSecrets('Token basic abcd')).toEqual([
+      'Token basic abcd',
+      'basic abcd',
+    ]);
     const basicValue = `Basic ${b64('svc:pa55')}`;
-    expect(authorizationSecrets(basicValue)).toEqual([
+    expect(fresh.authorizationSecrets(basicValue)).toEqual([
       basicValue,
       b64('svc:pa55'),
       'svc:pa55',
       'pa55',
     ]);
     const noUser = `basic ${b64(':pa55word')}`;
-    expect(authorizationSecrets(noUser)).toEqual([
+    expect(fresh.authorizationSecrets(noUser)).toEqual([
       noUser,
       b64(':pa55word'),
       ':pa55word',
       'pa55word',
     ]);
     const noColon = `BASIC ${b64('nocolon')}`;
-    expect(authorizationSecrets(noColon)).toEqual([noColon, b64('nocolon'), 'nocolon']);
+    expect(fresh.authorizationSecrets(noColon)).toEqual([noColon, b64('nocolon'), 'nocolon']);
   });
 
   it('takes out the host only when it is 4 characters or more', () => {
-    expect(redact('a cat at http://a/x', { baseUrl: new URL('http://a/') })).toBe(
+    expect(fresh.redact('a cat at http://a/x', { baseUrl: new URL('http://a/') })).toBe(
       'a cat at [redacted]/x',
     );
-    expect(redact('see abcd', { baseUrl: new URL('http://abcd/') })).toBe('see [redacted]');
+    expect(fresh.redact('see abcd', { baseUrl: new URL('http://abcd/') })).toBe('see [redacted]');
   });
 
   it('takes out scheme values after any spaces or %20, of 4 characters or more, and no shorter ones', () => {
-    expect(redact('Bearer   abcd; Basic%20%20wxyz', { baseUrl })).toBe(
+    expect(fresh.redact('Bearer   abcd; Basic%20%20wxyz', { baseUrl })).toBe(
       'Bearer [redacted]; Basic [redacted]',
     );
-    expect(redact('Bearer abc and Negotiate-x and Digest: ok', { baseUrl })).toBe(
+    expect(fresh.redact('Bearer abc and Negotiate-x and Digest: ok', { baseUrl })).toBe(
       'Bearer abc and Negotiate-x and Digest: ok',
     );
-    expect(redact('bearer ab.c/d+e=f~g_h-ij, more', { baseUrl })).toBe('bearer [redacted], more');
+    expect(fresh.redact('bearer ab.c/d+e=f~g_h-ij, more', { baseUrl })).toBe(
+      'bearer [redacted], more',
+    );
   });
 
   it('does not take out a short password of the caller, nor part of a word for a shorter secret', () => {
     const authorization = `Basic ${b64('svc:ab')}`;
-    expect(redact('a tab, a crab', { baseUrl, authorization })).toBe('a tab, a crab');
-    expect(redactSecrets('nothing here', ['abc', ''])).toBe('nothing here');
+    expect(fresh.redact('a tab, a crab', { baseUrl, authorization })).toBe('a tab, a crab');
+    expect(fresh.redactSecrets('nothing here', ['abc', ''])).toBe('nothing here');
   });
 
   it('registers only defined values of 4 characters or more', () => {
-    const release = registerSecrets([undefined, 'ab', 'abcd']);
-    expect(redactSecrets('x abcd ab')).toBe('x [redacted] ab');
+    const release = fresh.registerSecrets([undefined, 'ab', 'abcd']);
+    expect(fresh.redactSecrets('x abcd ab')).toBe('x [redacted] ab');
     release();
-    expect(redactSecrets('x abcd ab')).toBe('x abcd ab');
+    expect(fresh.redactSecrets('x abcd ab')).toBe('x abcd ab');
   });
 
   it('takes out the longest of overlapping secrets whole', () => {
-    expect(redactSecrets('key abcdefgh.', ['abcd', 'abcdefgh'])).toBe('key [redacted].');
-    expect(redactSecrets('key abcdefgh.', ['abcdefgh', 'abcd'])).toBe('key [redacted].');
+    expect(fresh.redactSecrets('key abcdefgh.', ['abcd', 'abcdefgh'])).toBe('key [redacted].');
+    expect(fresh.redactSecrets('key abcdefgh.', ['abcdefgh', 'abcd'])).toBe('key [redacted].');
   });
 
   it('finds a secret written plainly in a text with no escape at all', () => {
-    expect(redactSecrets('the secret pa55w0rd here', ['pa55w0rd'])).toBe(
+    expect(fresh.redactSecrets('the secret pa55w0rd here', ['pa55w0rd'])).toBe(
       'the secret [redacted] here',
     );
-    const release = registerSecrets(['pl41nsecret']);
-    expect(redactSecrets('see pl41nsecret')).toBe('see [redacted]');
+    const release = fresh.registerSecrets(['pl41nsecret']);
+    expect(fresh.redactSecrets('see pl41nsecret')).toBe('see [redacted]');
     release();
   });
 
   it('tells two lists of secrets apart even when they join to the same text', () => {
-    expect(redactSecrets('k=aaaab.', ['aaaa', 'bbbbb'])).toBe('k=[redacted]b.');
-    expect(redactSecrets('k=aaaab.', ['aaaab', 'bbbb'])).toBe('k=[redacted].');
+    expect(fresh.redactSecrets('k=aaaab.', ['aaaa', 'bbbbb'])).toBe('k=[redacted]b.');
+    expect(fresh.redactSecrets('k=aaaab.', ['aaaab', 'bbbb'])).toBe('k=[redacted].');
   });
 
   it("uses a secret registered after a call's own secrets were last seen", () => {
-    expect(redactSecrets('x', ['0wn-secret'])).toBe('x');
-    const release = registerSecrets(['l4te-secret']);
-    expect(redactSecrets('l4te-secret 0wn-secret', ['0wn-secret'])).toBe('[redacted] [redacted]');
+    expect(fresh.redactSecrets('x', ['0wn-secret'])).toBe('x');
+    const release = fresh.registerSecrets(['l4te-secret']);
+    expect(fresh.redactSecrets('l4te-secret 0wn-secret', ['0wn-secret'])).toBe(
+      '[redacted] [redacted]',
+    );
     release();
-    expect(redactSecrets('l4te-secret 0wn-secret', ['0wn-secret'])).toBe('l4te-secret [redacted]');
+    expect(fresh.redactSecrets('l4te-secret 0wn-secret', ['0wn-secret'])).toBe(
+      'l4te-secret [redacted]',
+    );
   });
 
   it('keeps the escaped character of a match that starts after an odd run of backslashes', () => {
-    expect(redactSecrets('\\nabcd', ['nabcd'])).toBe('\\n[redacted]');
-    expect(redactSecrets('x\\nabcd', ['nabcd'])).toBe('x\\n[redacted]');
-    expect(redactSecrets('x\\\\nabcd', ['nabcd'])).toBe('x\\\\[redacted]');
-    expect(redactSecrets('x\\\\\\nabcd', ['nabcd'])).toBe('x\\\\\\n[redacted]');
+    expect(fresh.redactSecrets('\\nabcd', ['nabcd'])).toBe('\\n[redacted]');
+    expect(fresh.redactSecrets('x\\nabcd', ['nabcd'])).toBe('x\\n[redacted]');
+    expect(fresh.redactSecrets('x\\\\nabcd', ['nabcd'])).toBe('x\\\\[redacted]');
+    expect(fresh.redactSecrets('x\\\\\\nabcd', ['nabcd'])).toBe('x\\\\\\n[redacted]');
   });
 
   const special = 'q"/\b\f\n\r\t\\&<>\'é 😀z';
@@ -293,27 +307,29 @@ describe('redact, form by form', () => {
     ['URL-encoded, + for a space', encodeURIComponent(special).replace(/%20/g, '+')],
     ['URL-encoded twice', encodeURIComponent(encodeURIComponent(special))],
   ])('takes out a secret of every special character %s', (_how, form) => {
-    expect(redactSecrets(`<${form}>`, [special])).toBe('<[redacted]>');
+    expect(fresh.redactSecrets(`<${form}>`, [special])).toBe('<[redacted]>');
   });
 
   it('takes a character in no other form than its own', () => {
-    expect(redactSecrets('&undefined;bcd a+cd a%2Bcd', ['abcd'])).toBe(
+    expect(fresh.redactSecrets('&undefined;bcd a+cd a%2Bcd', ['abcd'])).toBe(
       '&undefined;bcd a+cd a%2Bcd',
     );
-    expect(redactSecrets('&#97;bcd &#x61;bcd', ['abcd'])).toBe('[redacted] [redacted]');
+    expect(fresh.redactSecrets('&#97;bcd &#x61;bcd', ['abcd'])).toBe('[redacted] [redacted]');
   });
 
   it('finds base64 pieces at each alignment, of 4 characters and more', () => {
     for (const prefix of ['', 'x', 'xy', 'xyz']) {
       for (const suffix of ['', 'z', 'zz', 'zzz']) {
         const text = b64(`${prefix}abcd${suffix}`);
-        expect(redactSecrets(`[${text}]`, ['abcd']), `${prefix}|${suffix}`).toMatch(/\[redacted\]/);
-        const out = redactSecrets(`[${text}]`, ['abcd']);
+        expect(fresh.redactSecrets(`[${text}]`, ['abcd']), `${prefix}|${suffix}`).toMatch(
+          /\[redacted\]/,
+        );
+        const out = fresh.redactSecrets(`[${text}]`, ['abcd']);
         expect(out).not.toBe(`[${text}]`);
       }
     }
     // "x" + "abcd" puts the secret at alignment 1: a piece of exactly 4 characters
-    expect(redactSecrets(b64('xabcd'), ['abcd'])).toBe('eG[redacted]Q=');
+    expect(fresh.redactSecrets(b64('xabcd'), ['abcd'])).toBe('eG[redacted]Q=');
   });
 
   it('finds the base64 of a secret in both alphabets, + and / as they are or escaped', () => {
@@ -321,11 +337,13 @@ describe('redact, form by form', () => {
     for (const prefix of ['', 'a', 'ab']) {
       const standard = b64(`${prefix}${secret}.`);
       expect(standard).toMatch(/[+/]/);
-      expect(redactSecrets(`[${standard}]`, [secret])).toMatch(/\[redacted\]/);
-      expect(redactSecrets(`[${encodeURIComponent(standard)}]`, [secret])).toMatch(/\[redacted\]/);
+      expect(fresh.redactSecrets(`[${standard}]`, [secret])).toMatch(/\[redacted\]/);
+      expect(fresh.redactSecrets(`[${encodeURIComponent(standard)}]`, [secret])).toMatch(
+        /\[redacted\]/,
+      );
       const url = b64url(`${prefix}${secret}.`);
       expect(url).toMatch(/[-_]/);
-      expect(redactSecrets(`[${url}]`, [secret])).toMatch(/\[redacted\]/);
+      expect(fresh.redactSecrets(`[${url}]`, [secret])).toMatch(/\[redacted\]/);
     }
   });
 
@@ -340,7 +358,7 @@ describe('redact, form by form', () => {
     for (const body of bodies) {
       for (const prefix of ['', 'a', 'ab']) {
         const text = b64(`${prefix}${body}`);
-        const out = redactSecrets(text, [secret]);
+        const out = fresh.redactSecrets(text, [secret]);
         expect(out, body).toMatch(/\[redacted\]/);
       }
     }
@@ -349,18 +367,18 @@ describe('redact, form by form', () => {
   it('searches no form that a lone surrogate cannot have', () => {
     const secret = 'ab\ud800cd';
     const replaced = Buffer.from(secret).toString('utf8');
-    expect(redactSecrets(`x ${b64(replaced)} ab%EF%BF%BDcd`, [secret])).toBe(
+    expect(fresh.redactSecrets(`x ${b64(replaced)} ab%EF%BF%BDcd`, [secret])).toBe(
       `x ${b64(replaced)} ab%EF%BF%BDcd`,
     );
-    expect(redactSecrets(`x ${secret}`, [secret])).toBe('x [redacted]');
+    expect(fresh.redactSecrets(`x ${secret}`, [secret])).toBe('x [redacted]');
   });
 
   it('keeps working once more secret lists were seen than it keeps', () => {
     for (let i = 0; i < 70; i += 1) {
-      expect(redactSecrets(`s3cret-${i} s3cret-0`, [`s3cret-${i}`])).toBe(
+      expect(fresh.redactSecrets(`s3cret-${i} s3cret-0`, [`s3cret-${i}`])).toBe(
         i === 0 ? '[redacted] [redacted]' : '[redacted] s3cret-0',
       );
     }
-    expect(redactSecrets('s3cret-0', ['s3cret-0'])).toBe('[redacted]');
+    expect(fresh.redactSecrets('s3cret-0', ['s3cret-0'])).toBe('[redacted]');
   });
 });
