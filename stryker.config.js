@@ -83,7 +83,7 @@ export default {
   coverageAnalysis: 'perTest',
   // a 2-core machine that others run tests on too
   concurrency: 2,
-  timeoutMS: 10_000,
+  timeoutMS: 3_000,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // what a sandbox needs: the sources, the unit tests, the configs
