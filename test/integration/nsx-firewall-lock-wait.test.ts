@@ -20,8 +20,9 @@ describe('firewall edits waiting for an earlier edit of the same port group', ()
   it('give up with UPSTREAM_TIMEOUT when their request budget, counted from their arrival, runs out, while the edit holding the port group finishes', async () => {
     const s = await startStack({ env: { UPSTREAM_TIMEOUT_MS: '2500' } });
     stacks.push(s);
-    // Each firewall call takes 700 ms: an edit (GET, POST, GET) holds the port group for about 2.1 s, within its 2.5 s budget.
-    s.nsx.faults.inject({ fault: { kind: 'delay', ms: 700 }, path: firewallPath });
+    // Each firewall call takes 800 ms: an edit (GET, POST, GET) holds the port group for about 2.4 s,
+    // within its budget; a waiter then has at most 0.6 s left: its read cannot finish, so it never writes.
+    s.nsx.faults.inject({ fault: { kind: 'delay', ms: 800 }, path: firewallPath });
     const started = performance.now();
     const holder = s.gql<any>(add, { n: 'holder' });
     while (firewallCalls(s).length === 0) await new Promise((r) => setTimeout(r, 5));
