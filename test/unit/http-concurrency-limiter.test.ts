@@ -320,6 +320,131 @@ describe('ConcurrencyLimiter, turn by turn', () => {
     expect(limiter.queued).toBe(0);
   });
 
+  it('finds the greediest owner wherever it is in the turns', async () => {
+    const limiter = new ConcurrencyLimiter(1, 4, 1);
+    const [first, greedy, small] = [{}, {}, {}];
+    const log: string[] = [];
+    await start(limiter, {}, 'busy', log);
+    void start(limiter, first, 'f0', log);
+    const g = [0, 1, 2].map((i) => start(limiter, greedy, `g${i}`, log));
+    void start(limiter, small, 's0', log);
+    await expect(g[2]).rejects.toBeInstanceOf(QueueFullError);
+    expect(limiter.queued).toBe(4);
+  });
+
+  it('gives an owner whose waiting call aborted no second place in the turns', async () => {
+    const limiter = new ConcurrencyLimiter(2, 10, 2);
+    const [a, b] = [{}, {}];
+    const log: string[] = [];
+    const slots = new Map<string, Promise<() => void>>();
+    // a keeps a call running throughout, so that it stays the same claimant
+    await start(limiter, a, 'a0', log);
+    slots.set('x', start(limiter, {}, 'x', log));
+    slots.set('b1', start(limiter, b, 'b1', log));
+    // second in the turns when it leaves them
+    const controller = new AbortController();
+    const aborted = limiter.acquire(controller.signal, a);
+    controller.abort(new Error('gone'));
+    await expect(aborted).rejects.toThrow('gone');
+    slots.set('b2', start(limiter, b, 'b2', log));
+    slots.set('a2', start(limiter, a, 'a2', log));
+    slots.set('a3', start(limiter, a, 'a3', log));
+    await settle();
+    expect(log).toEqual(['a0', 'x']);
+    await grantsWhileReleasing(slots, log, 5);
+    expect(log).toEqual(['a0', 'x', 'b1', 'a2', 'b2', 'a3']);
+  });
+
+  it('gives an owner whose last waiting call was granted no second place in the turns', async () => {
+    const limiter = new ConcurrencyLimiter(1, 10, 1);
+    const [a, b] = [{}, {}];
+    const log: string[] = [];
+    const slots = new Map<string, Promise<() => void>>();
+    slots.set('x', start(limiter, {}, 'x', log));
+    slots.set('a1', start(limiter, a, 'a1', log));
+    slots.set('b1', start(limiter, b, 'b1', log));
+    slots.set('b2', start(limiter, b, 'b2', log));
+    await settle();
+    (await slots.get('x'))?.();
+    await settle();
+    expect(log).toEqual(['x', 'a1']);
+    slots.set('a2', start(limiter, a, 'a2', log));
+    slots.set('a3', start(limiter, a, 'a3', log));
+    await settle();
+    await grantsWhileReleasing(slots, log, 5);
+    expect(log).toEqual(['x', 'a1', 'b1', 'a2', 'b2', 'a3']);
+  });
+
+  it('counts a call granted from the queue against its owner’s share', async () => {
+    const source = { current: 1 };
+    const limiter = new ConcurrencyLimiter(source, 10, 1);
+    const a = {};
+    const log: string[] = [];
+    const x = await start(limiter, {}, 'x', log);
+    void start(limiter, a, 'a1', log);
+    void start(limiter, a, 'a2', log);
+    x();
+    await settle();
+    expect(log).toEqual(['x', 'a1']);
+    source.current = 3;
+    (await start(limiter, {}, 'z', log))();
+    await settle();
+    expect(log).toEqual(['x', 'a1', 'z']);
+    expect(limiter.queued).toBe(1);
+  });
+
+  it('keeps the order of the turns when every waiting owner is at its share', async () => {
+    const source = { current: 3 };
+    const limiter = new ConcurrencyLimiter(source, 10, 1);
+    const [a, b] = [{}, {}];
+    const log: string[] = [];
+    const a0 = await start(limiter, a, 'a0', log);
+    const b0 = await start(limiter, b, 'b0', log);
+    const c0 = await start(limiter, {}, 'c0', log);
+    void start(limiter, a, 'a1', log);
+    void start(limiter, b, 'b1', log);
+    c0();
+    await settle();
+    expect(log).toEqual(['a0', 'b0', 'c0']);
+    source.current = 1;
+    a0();
+    await settle();
+    expect(log).toEqual(['a0', 'b0', 'c0']);
+    b0();
+    await settle();
+    expect(log).toEqual(['a0', 'b0', 'c0', 'a1']);
+  });
+
+  it('keeps an owner to its share after one of its calls aborted, was refused or was released', async () => {
+    const limiter = new ConcurrencyLimiter(3, 10, 1);
+    const a = {};
+    const log: string[] = [];
+    await start(limiter, a, 'a0', log);
+    const early = new AbortController();
+    early.abort(new Error('early'));
+    await expect(limiter.acquire(early.signal, a)).rejects.toThrow('early');
+    const late = new AbortController();
+    const waiting = limiter.acquire(late.signal, a);
+    late.abort(new Error('late'));
+    await expect(waiting).rejects.toThrow('late');
+    void start(limiter, a, 'a1', log);
+    await settle();
+    expect(log).toEqual(['a0']);
+    expect(limiter.running).toBe(1);
+
+    const two = new ConcurrencyLimiter(4, 10, 2);
+    const owner = {};
+    const first = await two.acquire(never, owner);
+    await two.acquire(never, owner);
+    first();
+    await two.acquire(never, owner);
+    const fourth: string[] = [];
+    void start(two, owner, 'fourth', fourth);
+    await settle();
+    expect(fourth).toEqual([]);
+    expect(two.running).toBe(2);
+  });
+
   it('refuses with QueueFullError, named so, when nothing can be displaced', async () => {
     const limiter = new ConcurrencyLimiter(1, 0, 1);
     await limiter.acquire(never);
