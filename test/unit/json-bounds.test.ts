@@ -62,3 +62,77 @@ describe('the bounds of a JSON value', () => {
     expect(isMeasured({ a: [1, 2] })).toBe(false);
   });
 });
+
+describe('the size of a JSON value, to the character', () => {
+  // a small bound, so that each case sits right on it (restored after each case)
+  const within = (maxLength: number, value: unknown): string | undefined => {
+    const limits = jsonLimits as { maxLength: number };
+    const kept = limits.maxLength;
+    limits.maxLength = maxLength;
+    try {
+      return jsonBoundsProblem(value);
+    } finally {
+      limits.maxLength = kept;
+    }
+  };
+  const fits = (size: number, value: unknown): void => {
+    expect(within(size, value), `fits in ${size}`).toBeUndefined();
+    expect(within(size - 1, value), `not in ${size - 1}`).toBe(
+      `a JSON value larger than ${size - 1} characters`,
+    );
+  };
+
+  it('counts a string with its quotes, a number or bigint as 24, a boolean as 5, null as 4', () => {
+    fits(5, 'abc');
+    fits(24, 7);
+    fits(24, 10n);
+    fits(5, true);
+    fits(5, false);
+    fits(4, null);
+    expect(within(0, undefined)).toBeUndefined();
+  });
+
+  it('counts an array as its brackets, a comma per member, and its members', () => {
+    fits(2, []);
+    fits(2 + 3 + 24 + 5 + 4, [1, false, null]);
+    fits(2 + 2 + 2 + (2 + 1) + 5, [[], ['abc']]);
+  });
+
+  it('counts an object as its braces, a comma per member, each key quoted with its colon, and the values', () => {
+    expect(within(2, {})).toBeUndefined();
+    fits(2 + 1 + (1 + 3) + 24, { a: 1 });
+    fits(2 + 2 + (2 + 3) + 5 + (3 + 3) + 3, { ab: true, cde: 'x' });
+  });
+
+  it('stops at the first member past the bound, even of members that add nothing themselves', () => {
+    // 2 + 3 for the array, then each empty object adds 2: the array alone passes a bound of 4
+    expect(within(4, [{}, {}, {}])).toBe('a JSON value larger than 4 characters');
+    expect(within(4, { abcdef: undefined })).toBe('a JSON value larger than 4 characters');
+  });
+});
+
+describe('values measured as an upstream answer', () => {
+  it('passes scalars and null through, marking only objects as measured', () => {
+    expect(upstreamJson('vro', 'text')).toBe('text');
+    expect(upstreamJson('vra', null)).toBeNull();
+    expect(upstreamJson('nsx', 3)).toBe(3);
+    const value = { a: [1] };
+    expect(isMeasured(value)).toBe(false);
+    expect(upstreamJson('vro', value)).toBe(value);
+    expect(isMeasured(value)).toBe(true);
+    expect(isMeasured(value.a)).toBe(false);
+    expect(isMeasured(null)).toBe(false);
+    expect(isMeasured('text')).toBe(false);
+  });
+
+  it('refuses a value out of bounds as a bad answer of the service, naming the problem', () => {
+    let caught: unknown;
+    try {
+      upstreamJson('vra', nested(65));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UpstreamBadResponseError);
+    expect((caught as Error).message).toContain('a JSON value nested deeper than 64 levels');
+  });
+});
