@@ -167,3 +167,98 @@ describe('KeyedLock', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('KeyedLock, its waits', () => {
+  it('keeps a newcomer behind the caller that took the lock after the first holder', async () => {
+    const lock = new KeyedLock();
+    const log: string[] = [];
+    const [a, b, c] = [gate(log, 'a'), gate(log, 'b'), gate(log, 'c')];
+    const first = lock.run('k', a.work);
+    const second = lock.run('k', b.work);
+    await settle();
+    a.finish();
+    await first;
+    await settle();
+    expect(log).toEqual(['start a', 'end a', 'start b']);
+    const third = lock.run('k', c.work);
+    await settle();
+    expect(log).toEqual(['start a', 'end a', 'start b']);
+    b.finish();
+    await second;
+    await settle();
+    c.finish();
+    await third;
+    expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+    await settle();
+    expect(lock.size).toBe(0);
+  });
+
+  it('waits for the shorter of its own bound and the caller’s', async () => {
+    vi.useFakeTimers();
+    const lock = new KeyedLock({ maxWaitMs: 1_000 });
+    const log: string[] = [];
+    const holder = gate(log, 'holder');
+    void lock.run('k', holder.work);
+    const short = lock.run('k', () => Promise.resolve('never'), undefined, 20);
+    const shortFailure = short.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(20);
+    const error = await shortFailure;
+    expect(error).toBeInstanceOf(LockWaitTimeoutError);
+    expect((error as LockWaitTimeoutError).waitedMs).toBe(20);
+    const long = lock.run('k', () => Promise.resolve('never'), undefined, 5_000);
+    const longFailure = long.catch((caught: unknown) => caught);
+    await vi.advanceTimersByTimeAsync(999);
+    let settled = false;
+    void longFailure.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(((await longFailure) as LockWaitTimeoutError).waitedMs).toBe(1_000);
+    holder.finish();
+  });
+
+  it('takes a negative bound as none to wait', async () => {
+    vi.useFakeTimers();
+    const lock = new KeyedLock();
+    const holder = gate([], 'holder');
+    void lock.run('k', holder.work);
+    const failure = lock.run('k', () => Promise.resolve(1), undefined, -5).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(((await failure) as LockWaitTimeoutError).waitedMs).toBe(0);
+    holder.finish();
+  });
+
+  it('waits as long as it takes with a signal and no bound', async () => {
+    vi.useFakeTimers();
+    const lock = new KeyedLock();
+    const log: string[] = [];
+    const holder = gate(log, 'holder');
+    void lock.run('k', holder.work);
+    const waiting = lock.run('k', () => Promise.resolve('ran'), new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(60_000);
+    holder.finish();
+    await expect(waiting).resolves.toBe('ran');
+  });
+
+  it('leaves no timer behind once it has the lock, has given up, or was abandoned', async () => {
+    vi.useFakeTimers();
+    const lock = new KeyedLock({ maxWaitMs: 10_000 });
+    const holder = gate([], 'holder');
+    void lock.run('k', holder.work);
+    const got = lock.run('k', () => Promise.resolve('ran'));
+    const controller = new AbortController();
+    const abandoned = lock
+      .run('k', () => Promise.resolve('never'), controller.signal)
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    // the holder's wait ended at once; the two behind it wait
+    expect(vi.getTimerCount()).toBe(2);
+    controller.abort();
+    expect(await abandoned).toBeInstanceOf(LockWaitAbortedError);
+    expect(((await abandoned) as Error).name).toBe('LockWaitAbortedError');
+    expect(vi.getTimerCount()).toBe(1);
+    holder.finish();
+    await expect(got).resolves.toBe('ran');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
