@@ -224,3 +224,120 @@ describe('ConcurrencyLimiter with an adaptive limit', () => {
     expect(limiter.running).toBe(2);
   });
 });
+
+describe('AdaptiveLimit, decision by decision', () => {
+  /**
+   * A limit of 100 on a clock at 1 s: a window of 100 ms decides on its
+   * first `minSamples` calls. Calls recorded before the first window began
+   * (teaching the latency at rest) are learned and not judged.
+   */
+  function fresh(options: Partial<AdaptiveLimitOptions> = {}) {
+    const clock = { ms: 1_000 };
+    const limit = new AdaptiveLimit({
+      initial: 100,
+      min: 1,
+      max: 1_000,
+      minSamples: 1,
+      windowMs: 100,
+      ...options,
+      now: () => clock.ms,
+    });
+    const teach = (rtts: number[], inFlight = 1, key = 'k'): void => {
+      for (const rttMs of rtts) limit.record({ key, rttMs, inFlight });
+    };
+    const at = (ms: number, rtts: number[], inFlight = 100, key = 'k'): number => {
+      clock.ms = ms;
+      for (const rttMs of rtts) limit.record({ key, rttMs, inFlight });
+      return limit.current;
+    };
+    return { teach, at };
+  }
+
+  it('takes the fastest quiet call as the latency at rest until 8 quiet calls were seen', () => {
+    const { teach, at } = fresh();
+    teach([110, 100, 90, 80, 70, 60, 50]);
+    // 75 against 50: 1.5 times slower, twice in a row: down to 1.2 / 1.5 of the calls in flight
+    expect(at(1_100, [75])).toBe(100);
+    expect(at(1_200, [75])).toBe(80);
+  });
+
+  it('takes the lower quartile of the quiet calls from the 8th on', () => {
+    const { teach, at } = fresh();
+    teach([120, 110, 100, 90, 80, 70, 60, 50]);
+    // the quartile is 60: 75 is 1.25 times slower, down to 1.2 / 1.25
+    expect(at(1_100, [75])).toBe(100);
+    expect(at(1_200, [75])).toBe(96);
+  });
+
+  it('keeps the last 16 quiet calls', () => {
+    const { teach, at } = fresh();
+    teach([1, 2, 3, 4, 5, ...Array.from({ length: 12 }, () => 100)]);
+    // the last 16 begin at 2: their quartile is 5
+    expect(at(1_100, [7.5])).toBe(100);
+    expect(at(1_200, [7.5])).toBe(80);
+  });
+
+  it('counts a call made with as many in flight as the floor as quiet', () => {
+    const { teach, at } = fresh({ min: 4 });
+    teach([120, 110, 100, 90, 80, 70, 60, 50], 4);
+    expect(at(1_100, [75])).toBe(100);
+    expect(at(1_200, [75])).toBe(96);
+  });
+
+  it('takes a latency of exactly the tolerance as no slower, and grows', () => {
+    const { teach, at } = fresh();
+    teach([50]);
+    expect(at(1_100, [60])).toBe(101);
+    expect(at(1_200, [60])).toBe(103);
+  });
+
+  it('grows when the calls in flight reach exactly 80% of the limit', () => {
+    const { teach, at } = fresh();
+    teach([50]);
+    expect(at(1_100, [50], 80)).toBe(101);
+    expect(at(1_200, [50], 79)).toBe(101);
+  });
+
+  it('judges no call of a route without a latency at rest, nor one whose latency at rest is 0', () => {
+    const unknown = fresh();
+    expect(unknown.at(1_100, [50], 100, 'new')).toBe(100);
+    const zero = fresh();
+    zero.teach([0], 1, 'z');
+    expect(zero.at(1_100, [10], 100, 'z')).toBe(100);
+    expect(zero.at(1_200, [10], 100, 'z')).toBe(100);
+  });
+
+  it('judges a window by the calls started at or after its beginning', () => {
+    const { teach, at } = fresh();
+    teach([50]);
+    expect(at(1_100, [50])).toBe(101);
+    // started at 1050, before this window began at 1100
+    expect(at(1_200, [150])).toBe(101);
+    // started at 1200; 2 times slower: one slow window is no shrink
+    expect(at(1_300, [100])).toBe(101);
+    // started at 1300, when this window began
+    expect(at(1_400, [100])).toBe(70);
+  });
+
+  it('decides once the window has lasted its length, on the calls of all of it', () => {
+    const { teach, at } = fresh();
+    teach([50]);
+    expect(at(1_050, [50])).toBe(100);
+    // 1 and 2 times the latency at rest: the median is 1.5
+    expect(at(1_100, [100])).toBe(100);
+    expect(at(1_200, [75])).toBe(80);
+  });
+
+  it('takes the median of the calls of a window, odd or even in number', () => {
+    const odd = fresh({ minSamples: 3 });
+    odd.teach([50]);
+    // 2, 1 and 1.5 times the latency at rest: 1.5
+    expect(odd.at(1_100, [100, 50, 75])).toBe(100);
+    expect(odd.at(1_200, [100, 50, 75])).toBe(80);
+    const even = fresh({ minSamples: 4 });
+    even.teach([50]);
+    // 2, 1, 1.5 and 1.3: (1.3 + 1.5) / 2 = 1.4
+    expect(even.at(1_100, [100, 50, 75, 65])).toBe(100);
+    expect(even.at(1_200, [100, 50, 75, 65])).toBe(85);
+  });
+});
