@@ -10,6 +10,7 @@ import {
   checkRuleInputs,
   checkServiceInput,
   checkVirtualServerInput,
+  serviceProtocols,
 } from '../../src/inputs/network.ts';
 import { isAddress, isPortList } from '../../src/inputs/network-addresses.ts';
 import { buildXml } from '../../src/upstreams/nsx/xml.ts';
@@ -260,5 +261,169 @@ describe('checkDfwRuleInput', () => {
     ['a control character in notes', { action: 'allow', notes: 'a\u0001' }, 'rule.notes'],
   ])('refuses %s', (_what, input, argument) => {
     expect(refusedArgument(() => checkDfwRuleInput(input))).toBe(argument);
+  });
+});
+
+describe('network inputs, field by field', () => {
+  it('knows every service protocol, by its name in any case', () => {
+    expect(serviceProtocols).toEqual([
+      'TCP',
+      'UDP',
+      'FTP',
+      'MS_RPC_TCP',
+      'MS_RPC_UDP',
+      'SUN_RPC_TCP',
+      'SUN_RPC_UDP',
+      'ORACLE_TNS',
+      'NBNS_BROADCAST',
+      'NBDG_BROADCAST',
+      'ICMP',
+      'IPV6ICMP',
+      'IGMP',
+    ]);
+    expect(checkServiceInput({ name: 's', protocol: ' sun_rpc_udp ', ports: '111' })).toMatchObject(
+      { protocol: 'SUN_RPC_UDP', ports: '111' },
+    );
+    expect(
+      checkServiceInput({ name: 's', protocol: 'IPv6Icmp', ports: 'echo-request' }),
+    ).toMatchObject({ protocol: 'IPV6ICMP' });
+    expect(checkServiceInput({ name: 's', protocol: 'igmp' })).toMatchObject({ protocol: 'IGMP' });
+  });
+
+  it('takes an ICMP type as a word, starting with a letter or digit', () => {
+    expect(
+      refusedArgument(() => checkServiceInput({ name: 's', protocol: 'ICMP', ports: '-echo' })),
+    ).toBe('input.ports');
+    expect(
+      refusedArgument(() => checkServiceInput({ name: 's', protocol: 'ICMP', ports: '_echo' })),
+    ).toBe('input.ports');
+    expect(checkServiceInput({ name: 's', protocol: 'ICMP', ports: '8' })).toMatchObject({
+      ports: '8',
+    });
+  });
+
+  it('keeps the description, names and flags it was given', () => {
+    expect(
+      checkIpSetInput({
+        name: 'web',
+        description: 'the web tier',
+        addresses: [' 10.0.0.1 '],
+        inheritanceAllowed: true,
+      }),
+    ).toEqual({
+      name: 'web',
+      description: 'the web tier',
+      addresses: ['10.0.0.1'],
+      inheritanceAllowed: true,
+    });
+    expect(
+      checkServiceInput({
+        name: 'web',
+        protocol: 'TCP',
+        ports: '443',
+        description: 'https',
+        inheritanceAllowed: false,
+      }),
+    ).toMatchObject({ description: 'https', inheritanceAllowed: false });
+    expect(
+      checkVirtualServerInput({
+        name: 'vs',
+        description: 'front',
+        enabled: true,
+        ipAddress: '10.0.0.9',
+        protocol: ' https ',
+        port: '443',
+        connectionLimit: 5,
+        connectionRateLimit: 7,
+        applicationProfileId: 'applicationProfile-1',
+        defaultPoolId: 'pool-2',
+        accelerationEnabled: true,
+      }),
+    ).toEqual({
+      name: 'vs',
+      description: 'front',
+      enabled: true,
+      ipAddress: '10.0.0.9',
+      protocol: 'https',
+      port: '443',
+      connectionLimit: 5,
+      connectionRateLimit: 7,
+      applicationProfileId: 'applicationProfile-1',
+      defaultPoolId: 'pool-2',
+      accelerationEnabled: true,
+    });
+    expect(
+      checkRuleInput({ action: ' allow ', notes: 'why', disabled: true, logged: true }),
+    ).toMatchObject({ action: 'allow', notes: 'why', disabled: true, logged: true });
+    expect(
+      checkDfwRuleInput({
+        action: ' ALLOW ',
+        name: 'r',
+        notes: 'why',
+        disabled: true,
+        logged: true,
+        destinations: { destination: { type: 'IPSet', value: 'ipset-1' } },
+        services: { service: { value: 'application-1' } },
+        appliedToList: { appliedTo: { value: 'globalroot-0' } },
+      }),
+    ).toMatchObject({
+      action: 'allow',
+      name: 'r',
+      notes: 'why',
+      disabled: true,
+      logged: true,
+      destinations: { json: { destination: { type: 'IPSet', value: 'ipset-1' } } },
+      services: { json: { service: { value: 'application-1' } } },
+      appliedToList: { json: { appliedTo: { value: 'globalroot-0' } } },
+    });
+    expect(checkDfwRuleInput({ action: 'deny' })).toMatchObject({ disabled: false, logged: false });
+  });
+
+  it('refuses a description or notes longer than 4096 characters', () => {
+    const long = 'x'.repeat(4097);
+    expect(
+      checkIpSetInput({ name: 'a', description: 'x'.repeat(4096), addresses: ['10.0.0.1'] })
+        .description,
+    ).toHaveLength(4096);
+    expect(
+      refusedArgument(() =>
+        checkIpSetInput({ name: 'a', description: long, addresses: ['10.0.0.1'] }),
+      ),
+    ).toBe('input.description');
+    expect(refusedArgument(() => checkRuleInput({ action: 'allow', notes: long }))).toBe(
+      'rule.notes',
+    );
+    expect(
+      refusedArgument(() =>
+        checkVirtualServerInput({
+          name: 'v',
+          description: long,
+          ipAddress: '10.0.0.1',
+          protocol: 'TCP',
+          port: '80',
+        }),
+      ),
+    ).toBe('input.description');
+    expect(refusedArgument(() => checkDfwRuleInput({ action: 'allow', notes: long }))).toBe(
+      'rule.notes',
+    );
+  });
+
+  it('takes a portless protocol without ports, and a rule without a service', () => {
+    expect(checkServiceInput({ name: 's', protocol: 'IGMP' })).toMatchObject({ protocol: 'IGMP' });
+    expect(checkRuleInput({ action: 'allow', service: null })).toMatchObject({ action: 'allow' });
+  });
+
+  it('takes several new rules without ids', () => {
+    expect(checkRuleInputs([{ action: 'allow' }, { action: 'deny' }])).toHaveLength(2);
+  });
+
+  it('reads a generation number trimmed, with or without its quotes', () => {
+    expect(checkGenerationNumber(null)).toBeUndefined();
+    expect(checkGenerationNumber(undefined)).toBeUndefined();
+    expect(checkGenerationNumber(' "1312802020950" ')).toBe('1312802020950');
+    expect(checkGenerationNumber(' 42 ')).toBe('42');
+    expect(refusedArgument(() => checkGenerationNumber('"12"3'))).toBe('generationNumber');
+    expect(refusedArgument(() => checkGenerationNumber('1"23"'))).toBe('generationNumber');
   });
 });
