@@ -109,3 +109,51 @@ describe('connection pages', () => {
     });
   });
 });
+
+describe('connection cursors, to the character', () => {
+  const b64url = (text: string) => Buffer.from(text).toString('base64url');
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const refused = (run: () => unknown): unknown => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof BadUserInputError) return error.extensions['argument'];
+      throw error;
+    }
+    return 'accepted';
+  };
+
+  it('refuses a cursor with anything before or after its kind and position', () => {
+    expect(decodeCursor('providers', b64url('providers:5'))).toBe(5);
+    expect(refused(() => decodeCursor('providers', b64url('!providers:5')))).toBe('after');
+    expect(refused(() => decodeCursor('providers', b64url('providers:5x')))).toBe('after');
+    expect(refused(() => decodeCursor('providers', `.${b64url('providers:5')}`))).toBe('after');
+    expect(refused(() => decodeCursor('providers', `${b64url('providers:5')}.`))).toBe('after');
+  });
+
+  it('still reads an old offset cursor of a vRO list, of any number of digits up to 9', () => {
+    expect(decodeCursor('workflows', b64('offset:12'))).toBe(12);
+    expect(decodeCursor('executions', b64('offset:123456789'))).toBe(123456789);
+    expect(refused(() => decodeCursor('workflows', b64('offset:1234567890')))).toBe('after');
+    expect(refused(() => decodeCursor('providers', b64('offset:12')))).toBe('after');
+  });
+
+  it('names the argument it refuses', () => {
+    expect(refused(() => connectionWindow('providers', 0, null))).toBe('first');
+    expect(refused(() => connectionWindow('providers', 10, 'nope'))).toBe('after');
+  });
+
+  it('tells whether a page has a next one, and cursors of its first and last edges', () => {
+    const page = toConnection('providers', 10, { items: ['a', 'b', 'c'], totalCount: 13 });
+    expect(page.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: encodeCursor('providers', 10),
+      endCursor: encodeCursor('providers', 12),
+    });
+    expect(
+      toConnection('providers', 10, { items: ['a', 'b', 'c'], totalCount: 14 }).pageInfo
+        .hasNextPage,
+    ).toBe(true);
+  });
+});

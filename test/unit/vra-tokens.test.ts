@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactSecrets } from '../../src/http/redact.ts';
 import {
   credentialIdentity,
   renewMarginMs,
@@ -152,5 +153,47 @@ describe('TokenCache', () => {
     advance(1);
     void cache.token(service, 'call');
     expect(issued).toHaveLength(2);
+  });
+});
+
+describe('TokenCache, the secrets it makes known', () => {
+  /** A cache whose tokens are named after the test, so that no other test's registration hides a release. */
+  function named(prefix: string) {
+    let counter = 0;
+    const cache = new TokenCache<string>({
+      now: () => 1_700_000_000_000,
+      issue: () => {
+        counter++;
+        return Promise.resolve({ id: `${prefix}-${counter}`, expiresAt: 1_700_000_000_000 + day });
+      },
+    });
+    return cache;
+  }
+
+  it('makes each token a secret while it holds it, and forgets it once vRA rejects it', async () => {
+    const cache = named('rejected');
+    expect(await cache.token(service, 'ctx')).toBe('rejected-1');
+    expect(redactSecrets('said rejected-1')).toBe('said [redacted]');
+    cache.reject(service, 'other-token');
+    expect(redactSecrets('said rejected-1')).toBe('said [redacted]');
+    cache.reject(service, 'rejected-1');
+    expect(redactSecrets('said rejected-1')).toBe('said rejected-1');
+    expect(await cache.token(service, 'ctx')).toBe('rejected-2');
+  });
+
+  it('ignores a rejection for a credential it holds no token of', () => {
+    const cache = named('none');
+    expect(() => cache.reject({ ...service, username: 'nobody' }, 'none-1')).not.toThrow();
+  });
+
+  it('forgets every token on clear, and obtains a new one next time', async () => {
+    const cache = named('cleared');
+    const other: VraCredential = { ...service, username: 'other@vsphere.local' };
+    expect(await cache.token(service, 'ctx')).toBe('cleared-1');
+    expect(await cache.token(other, 'ctx')).toBe('cleared-2');
+    expect(redactSecrets('cleared-1 cleared-2')).toBe('[redacted] [redacted]');
+    cache.clear();
+    expect(redactSecrets('cleared-1 cleared-2')).toBe('cleared-1 cleared-2');
+    expect(await cache.token(service, 'ctx')).toBe('cleared-3');
   });
 });
