@@ -59,6 +59,7 @@ const modules = {
       'test/unit/nsx-xml-conformance.test.ts',
       'test/unit/nsx-xml-json.test.ts',
       'test/unit/nsx-xml-lazy.test.ts',
+      'test/unit/nsx-xml-parts.test.ts',
     ],
   },
   'xml-slices': {
