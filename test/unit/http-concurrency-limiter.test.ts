@@ -445,6 +445,25 @@ describe('ConcurrencyLimiter, turn by turn', () => {
     expect(two.running).toBe(2);
   });
 
+  it('keeps an owner to its share when its last running call ends while others of it wait', async () => {
+    const limiter = new ConcurrencyLimiter(3, 10, 1);
+    const a = {};
+    const log: string[] = [];
+    const a0 = await start(limiter, a, 'a0', log);
+    const a1 = start(limiter, a, 'a1', log);
+    await settle();
+    a0();
+    await settle();
+    expect(log).toEqual(['a0', 'a1']);
+    void start(limiter, a, 'a2', log);
+    await settle();
+    expect(log).toEqual(['a0', 'a1']);
+    expect(limiter.running).toBe(1);
+    (await a1)();
+    await settle();
+    expect(log).toEqual(['a0', 'a1', 'a2']);
+  });
+
   it('refuses with QueueFullError, named so, when nothing can be displaced', async () => {
     const limiter = new ConcurrencyLimiter(1, 0, 1);
     await limiter.acquire(never);
