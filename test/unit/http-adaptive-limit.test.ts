@@ -340,4 +340,15 @@ describe('AdaptiveLimit, decision by decision', () => {
     expect(even.at(1_100, [100, 50, 75, 65])).toBe(100);
     expect(even.at(1_200, [100, 50, 75, 65])).toBe(85);
   });
+  it("learns the latency at rest without the gateway's own delay of the last decision", () => {
+    const { teach, at } = fresh({ ownDelayMs: () => 20 });
+    teach([50]);
+    // 70 less the own 20 is 50: as fast as at rest; from this decision on the own delay is 20
+    expect(at(1_100, [70])).toBe(101);
+    // started before this window: only learned, as 40 - 20
+    at(1_120, [40], 1);
+    // 50 - 20 against 20: 1.5 times slower, twice
+    expect(at(1_200, [50])).toBe(101);
+    expect(at(1_300, [50])).toBe(80);
+  });
 });
