@@ -108,6 +108,9 @@ describe('the size of a JSON value, to the character', () => {
     // 2 + 3 for the array, then each empty object adds 2: the array alone passes a bound of 4
     expect(within(4, [{}, {}, {}])).toBe('a JSON value larger than 4 characters');
     expect(within(4, { abcdef: undefined })).toBe('a JSON value larger than 4 characters');
+    // a key that ends right on the bound, and one past it before a value that is not checked itself
+    fits(2 + 1 + (6 + 3), { abcdef: undefined });
+    expect(within(11, { abcdef: {} })).toBe('a JSON value larger than 11 characters');
   });
 });
 
