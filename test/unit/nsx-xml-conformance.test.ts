@@ -110,6 +110,17 @@ function inCategory(category: Category): Case[] {
   return cases.filter((c) => c.category === category);
 }
 
+/** Why the parser refuses a document; 'accepted' when it does not. */
+function refusal(input: Buffer | BodyCharsetError): string {
+  if (input instanceof Error) return input.message;
+  try {
+    parseXml(input);
+    return 'accepted';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 function accepts(input: Buffer | BodyCharsetError): boolean {
   if (input instanceof Error) return false;
   try {
@@ -367,9 +378,11 @@ describe('the W3C XML conformance suite', () => {
     const byType: Record<string, number> = {};
     for (const c of dtd) byType[c.test.testType] = (byType[c.test.testType] ?? 0) + 1;
     expect(byType).toEqual({ 'not-wf': 749, valid: 721, invalid: 155, error: 23 });
-    for (const { test, input } of dtd) {
-      expect(() => parseXml(input as Buffer), test.id).toThrow(/DOCTYPE or entity declaration/);
-    }
+    // one assertion for them all: 1648 of them are slow under a mutation run
+    const notRefused = dtd
+      .filter(({ input }) => refusal(input) !== 'a DOCTYPE or entity declaration is refused')
+      .map(({ test }) => test.id);
+    expect(notRefused).toEqual([]);
   });
 
   it('refuses every standalone not-well-formed document but the known gaps', () => {
