@@ -9,6 +9,8 @@ export default tseslint.config(
       'examples/portal/generated/',
       'coverage/',
       'test-results/',
+      '.stryker-tmp/',
+      'reports/',
     ],
   },
   ...tseslint.configs.strictTypeChecked,
