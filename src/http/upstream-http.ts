@@ -288,9 +288,13 @@ export class UpstreamHttp {
     target: string,
   ): Promise<UpstreamResponse> {
     const { timeoutMs } = this.#options;
-    const left = remainingBudgetMs(call);
-    if (left <= 0) throw new UpstreamTimeoutError(this.service, timeoutMs);
-    const deadline = new CallDeadline(call.signal, Math.min(timeoutMs, left));
+    // What is left of the request's budget, but never less than a quarter second: a call begun
+    // late (a loaded event loop) still gets a fair chance, well within UPSTREAM_TIMEOUT_MS + 1 s.
+    const floorMs = Math.min(timeoutMs, 250);
+    const deadline = new CallDeadline(
+      call.signal,
+      Math.min(timeoutMs, Math.max(floorMs, remainingBudgetMs(call))),
+    );
     try {
       return await this.#attempts(call, request, target, deadline);
     } finally {
