@@ -426,4 +426,25 @@ describe('network inputs, field by field', () => {
     expect(refusedArgument(() => checkGenerationNumber('"12"3'))).toBe('generationNumber');
     expect(refusedArgument(() => checkGenerationNumber('1"23"'))).toBe('generationNumber');
   });
+  it('names the argument it refuses, wherever it is', () => {
+    expect(
+      refusedArgument(() =>
+        checkServiceInput({ name: 's', protocol: 'TCP', description: 'x'.repeat(4097) }),
+      ),
+    ).toBe('input.description');
+    expect(
+      refusedArgument(() =>
+        checkVirtualServerInput({ name: '', ipAddress: '10.0.0.1', protocol: 'TCP', port: '80' }),
+      ),
+    ).toBe('input.name');
+    expect(
+      refusedArgument(() => checkRuleInputs([{ action: 'allow' }, { action: 'no way' }])),
+    ).toBe('rules[1].action');
+    expect(
+      refusedArgument(() => checkRuleInput({ action: 'allow', precedence: 'very high' })),
+    ).toBe('rule.precedence');
+    expect(
+      checkServiceInput({ name: 's', protocol: 'TCP', ports: '80', inheritanceAllowed: true }),
+    ).toMatchObject({ inheritanceAllowed: true });
+  });
 });
