@@ -65,3 +65,37 @@ describe('buildXmlPartsInSlices and partsCopied', () => {
     expect(sent.toString()).toBe(buildXml(edited, { declaration: true }));
   });
 });
+
+describe('slices of a small document', () => {
+  const small = element('r', { a: '1' }, [textElement('t', 'é & more')]);
+  const written = '<r a="1"><t>é &amp; more</t></r>';
+
+  it('finish in the first slice, without a pause', async () => {
+    expect(await turnsDuring(() => parseXmlInSlices(written))).toMatchObject({ turns: 0 });
+    expect(await turnsDuring(() => buildXmlInSlices(small))).toEqual({ value: written, turns: 0 });
+    const bytes = await turnsDuring(() => buildXmlBytesInSlices(small));
+    expect(bytes.turns).toBe(0);
+    expect(Buffer.isBuffer(bytes.value)).toBe(true);
+    expect(bytes.value.toString()).toBe(written);
+    const parts = await turnsDuring(() => buildXmlPartsInSlices(small));
+    expect(parts.turns).toBe(0);
+  });
+
+  it('list the parts written here as made, and their length in bytes', async () => {
+    const { parts, made, length } = await buildXmlPartsInSlices(small, { declaration: true });
+    expect(made).toEqual(parts);
+    expect(length).toBe(Buffer.byteLength(`<?xml version="1.0" encoding="UTF-8"?>${written}`));
+    expect(Buffer.concat(parts).toString()).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?>${written}`,
+    );
+  });
+
+  it('copy a body of exactly 64 KiB as one chunk, and none for no bytes', () => {
+    const exact = Buffer.alloc(copyChunkBytes, 0x61);
+    const chunks = [...partsCopied([exact.subarray(0, 1000), exact.subarray(1000)])];
+    expect(chunks.map((chunk) => chunk.length)).toEqual([copyChunkBytes]);
+    expect(Buffer.concat(chunks).equals(exact)).toBe(true);
+    expect([...partsCopied([])]).toEqual([]);
+    expect([...partsCopied([Buffer.alloc(0)])]).toEqual([]);
+  });
+});
