@@ -19,5 +19,13 @@ if (tests.length === 0) {
 
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: tests, reporters: ['default'] },
+  test: {
+    ...base.test,
+    include: tests,
+    reporters: ['default'],
+    // A mutant can make a test walk a 26 MB upload byte by byte (audit-event.ts):
+    // its worker then runs out of heap and fails, instead of taking the
+    // machine's memory, whose exhaustion ended every other process with it.
+    execArgv: [...(base.test?.execArgv ?? []), '--max-old-space-size=1024'],
+  },
 });
