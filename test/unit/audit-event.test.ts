@@ -239,3 +239,36 @@ describe('the denied events of a mutation refused for want of a credential', () 
     expect(fields).toEqual(['edit', 'run']);
   });
 });
+
+describe('audit events, at their edges', () => {
+  const call = (over: Partial<TrailedCall>): TrailedCall => ({
+    service: 'nsx',
+    method: 'POST',
+    route: '/r',
+    status: 200,
+    ...over,
+  });
+
+  it('takes as a file only what has a numeric size and an arrayBuffer function', () => {
+    const arrayBuffer = () => Promise.resolve(new ArrayBuffer(0));
+    const recorded = auditArguments({ o: { size: '3', arrayBuffer } }).arguments;
+    expect(recorded['o']).toEqual({ size: '3', arrayBuffer });
+  });
+
+  it('takes no generation from a write that sent no If-Match, nor from a failed one', () => {
+    expect(generationOf([call({ ifMatch: '"1"', etag: '"2"' }), call({ method: 'PUT' })])).toEqual({
+      before: '1',
+      after: '2',
+    });
+    expect(
+      generationOf([call({ method: 'GET' }), call({ ifMatch: '"x"', status: 500 })]),
+    ).toBeUndefined();
+  });
+
+  it('takes off the quotes of a whole generation only', () => {
+    expect(generationOf([call({ ifMatch: 'x"3"', etag: '"4"x' })])).toEqual({
+      before: 'x"3"',
+      after: '"4"x',
+    });
+  });
+});

@@ -170,3 +170,86 @@ describe('AuditLog to stdout', () => {
     expect(stdout.listenerCount('error')).toBe(0);
   });
 });
+
+describe('AuditLog, opened and closed', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'audit-log-closed-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a write once closed, is not ready then, and closes once however often asked', async () => {
+    const log = new AuditLog({ file: join(dir, 'audit.log') });
+    await log.write(event());
+    await log.close();
+    await log.close();
+    const refusal = await log.write(event()).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(AuditUnavailableError);
+    expect((refusal as Error).name).toBe('AuditUnavailableError');
+    expect((refusal as Error).message).toBe('The audit log is closed.');
+    expect(await log.ready()).toBe(false);
+    expect(await lines(join(dir, 'audit.log'))).toHaveLength(1);
+  });
+
+  it('is not ready, and unavailable, while its file cannot be opened', async () => {
+    const log = new AuditLog({ file: join(dir, 'missing', 'audit.log') });
+    expect(log.available).toBe(true);
+    expect(await log.ready()).toBe(false);
+    expect(log.available).toBe(false);
+    await log.close();
+  });
+
+  it('keeps the reason of a failed write or serialization as the cause', async () => {
+    const log = new AuditLog({ file: '/dev/full' });
+    const failed = (await log.write(event()).catch((error: unknown) => error)) as Error;
+    expect(failed.message).toBe('The audit log cannot be written.');
+    expect(failed.cause).toBeInstanceOf(Error);
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const unserializable = (await log
+      .write(event({ arguments: cyclic }))
+      .catch((error: unknown) => error)) as Error;
+    expect(unserializable.message).toBe('The audit event cannot be serialized.');
+    expect(unserializable.cause).toBeInstanceOf(TypeError);
+    await log.close();
+  });
+
+  it("listens to stdout's errors only when it writes to stdout, and stops when closed", async () => {
+    const stdout = new FakeStdout();
+    const toFile = new AuditLog({ file: join(dir, 'audit.log') }, { stdout: stdout as never });
+    expect(stdout.listenerCount('error')).toBe(0);
+    await toFile.close();
+    const toStdout = new AuditLog('stdout', { stdout: stdout as never });
+    expect(stdout.listenerCount('error')).toBe(1);
+    await toStdout.close();
+    expect(stdout.listenerCount('error')).toBe(0);
+  });
+
+  it('goes unavailable when writing to stdout throws at once', async () => {
+    const throwing = Object.assign(new EventEmitter(), {
+      write: () => {
+        throw new Error('closed');
+      },
+    });
+    const log = new AuditLog('stdout', { stdout: throwing as never });
+    const failed = (await log.write(event()).catch((error: unknown) => error)) as Error;
+    expect(failed).toBeInstanceOf(AuditUnavailableError);
+    expect((failed.cause as Error).message).toBe('closed');
+    expect(log.available).toBe(false);
+    const thrownText = Object.assign(new EventEmitter(), {
+      write: () => {
+        throw 'text'; // eslint-disable-line @typescript-eslint/only-throw-error
+      },
+    });
+    const other = new AuditLog('stdout', { stdout: thrownText as never });
+    const text = (await other.write(event()).catch((error: unknown) => error)) as Error;
+    expect((text.cause as Error).message).toBe('text');
+    await log.close();
+    await other.close();
+  });
+});
