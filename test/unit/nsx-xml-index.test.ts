@@ -177,3 +177,24 @@ describe('a firewall edit of a large configuration', () => {
     expect(ids[1001]).toBe('2000');
   });
 });
+
+describe('the pieces of an element', () => {
+  it('are a spliced element’s own, one run of an indexed one, none of one without child elements', () => {
+    const root = parseXml('<r><list><c/><c/><c/></list><empty/></r>', {
+      lazyDepth: 1,
+      indexLazyChildren: true,
+    });
+    const [list, empty] = childElements(root) as [XmlElement, XmlElement];
+    const pieces = piecesOf(list) as Pieces;
+    expect(pieces.pieces).toEqual([{ first: 0, last: 2 }]);
+    expect(piecesOf(empty)?.pieces).toEqual([]);
+    const spliced = splicedElement(list, splicePieces(pieces, 1, 1, [textElement('n', 'x')]));
+    expect(piecesOf(spliced)?.pieces).toEqual([
+      { first: 0, last: 0 },
+      textElement('n', 'x'),
+      { first: 2, last: 2 },
+    ]);
+    expect(piecesOf(parseXml('<a>text</a>'))?.pieces).toEqual([]);
+    expect(piecesOf(parseXml('<a><b/></a>'))).toBeUndefined();
+  });
+});
