@@ -493,3 +493,64 @@ describe('SessionCipher', () => {
     expect(cipher.open('', 'k')).toBeUndefined();
   });
 });
+
+describe('callers, at their edges', () => {
+  it('opens a value sealed by an earlier run with the same secret: the key is derived the same way', () => {
+    const cipher = new SessionCipher('a-session-secret-of-32-characters!');
+    expect(cipher.open('YUIcDgEYQkccfRe0MhpkZiH81XWEjSD-eI66kB_OlVECEPos6Gjf', 'session:abc')).toBe(
+      '{"u":"ann"}',
+    );
+  });
+
+  it('counts sign-ins without an address against the user only', () => {
+    const limiter = new SignInLimiter({ perUser: 5, perAddress: 2, windowMs: 10_000 }, () => 0);
+    limiter.failed('a', null);
+    limiter.failed('b', null);
+    limiter.failed('c', null);
+    expect(limiter.refusedFor('d', null)).toBe(0);
+  });
+
+  it('starts a new window with a failure at or after the end of the last one', () => {
+    let now = 0;
+    const limiter = new SignInLimiter({ perUser: 2, perAddress: 100, windowMs: 10_000 }, () => now);
+    limiter.failed('u', null);
+    limiter.failed('u', null);
+    expect(limiter.refusedFor('u', null)).toBe(10);
+    now = 10_000;
+    limiter.failed('u', null);
+    limiter.failed('u', null);
+    expect(limiter.refusedFor('u', null)).toBe(10);
+    now = 25_000;
+    limiter.failed('u', null);
+    limiter.failed('u', null);
+    expect(limiter.refusedFor('u', null)).toBe(10);
+  });
+
+  it('reads the operation name of a GET, one operation beside fragments, and refuses a PUT of JSON', async () => {
+    const url = new URL('http://gateway.test/graphql');
+    url.searchParams.set('query', 'query A { viewer { name } } mutation B { signOut }');
+    url.searchParams.set('operationName', 'B');
+    expect(await requestedOperation(new Request(url), url)).toMatchObject({
+      name: 'B',
+      type: 'mutation',
+    });
+    const post = (method: string, body: unknown) =>
+      new Request('http://gateway.test/graphql', {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const withFragment = 'query { viewer { name } } fragment F on Query { viewer { name } }';
+    expect(await requestedOperation(post('POST', { query: withFragment }), url)).toMatchObject({
+      fields: [{ name: 'viewer' }],
+    });
+    expect(
+      await requestedOperation(post('PUT', { query: '{ viewer { name } }' }), url),
+    ).toBeUndefined();
+    const exactly = `{ viewer { name } }`.padEnd(65_536, ' ');
+    expect(await requestedOperation(post('POST', { query: exactly }), url)).toMatchObject({
+      fields: [{ name: 'viewer' }],
+    });
+    expect(await requestedOperation(post('POST', { query: `${exactly} ` }), url)).toBeUndefined();
+  });
+});

@@ -300,3 +300,32 @@ describe('guardRootFields: mutations', () => {
     expect(actorOf(h.context(caller()))).toEqual({ name: 'ann', via: 'token' });
   });
 });
+
+describe('guardRootFields, at its edges', () => {
+  it('guards a schema without a mutation or subscription type', async () => {
+    const schema = buildSchema(`
+      directive @requiresScopes(scopes: [[String!]!]!) on FIELD_DEFINITION | OBJECT
+      type Query { read: String @requiresScopes(scopes: [["read"]]) }
+    `);
+    const field = schema.getQueryType()?.getFields()['read'];
+    if (field !== undefined) field.resolve = () => 'r';
+    guardRootFields(schema, { error: () => undefined } as never);
+    const h = harness();
+    const result = await graphql({ schema, source: '{ read }', contextValue: h.context(caller()) });
+    expect(result.errors?.[0]?.extensions['code']).toBe('FORBIDDEN');
+  });
+
+  it('writes no generation for a change that sent none, and passes over __typename in a mutation', async () => {
+    const h = harness();
+    const result = await run(h, 'mutation { __typename edit(id: "x") }', caller('network:write'));
+    expect(result.data).toEqual({ __typename: 'Mutation', edit: 'edit:{"id":"x"}' });
+    expect(h.events).toHaveLength(1);
+    expect('generation' in (h.events[0] ?? {})).toBe(false);
+    const refused = await run(h, 'mutation { __typename run(id: "x") }', caller());
+    expect(refused.errors?.[0]?.extensions['code']).toBe('FORBIDDEN');
+    expect(h.events.map((e) => [e.field, e.decision])).toEqual([
+      ['edit', 'allowed'],
+      ['run', 'denied'],
+    ]);
+  });
+});
