@@ -79,6 +79,10 @@ describe('slices of a small document', () => {
     expect(bytes.value.toString()).toBe(written);
     const parts = await turnsDuring(() => buildXmlPartsInSlices(small));
     expect(parts.turns).toBe(0);
+    // a few steps, done well within one slice of 8 ms
+    const few = `<a>${'<b/>'.repeat(600)}</a>`;
+    expect((await turnsDuring(() => parseXmlInSlices(few))).turns).toBe(0);
+    expect((await turnsDuring(() => buildXmlInSlices(parseXml(few)))).turns).toBe(0);
   });
 
   it('list the parts written here as made, and their length in bytes', async () => {
