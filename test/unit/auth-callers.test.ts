@@ -22,6 +22,13 @@ import {
 } from '../../src/auth/session-store.ts';
 import { SignInLimiter, signInLimits } from '../../src/auth/sign-in-limiter.ts';
 import type { AuthConfig } from '../../src/config.ts';
+import {
+  epochSeconds,
+  signingKey,
+  signJwt,
+  startJwksServer,
+  type JwksServer,
+} from '../helpers/jwks.ts';
 
 const hour = 60 * 60 * 1000;
 const stores: SessionStore[] = [];
@@ -552,5 +559,71 @@ describe('callers, at their edges', () => {
       fields: [{ name: 'viewer' }],
     });
     expect(await requestedOperation(post('POST', { query: `${exactly} ` }), url)).toBeUndefined();
+  });
+});
+
+describe('Authenticator with an identity provider', () => {
+  const issuer = 'https://idp.test/realms/unit';
+  const audience = 'vmw-graphql-gateway';
+  let jwks: JwksServer | undefined;
+  afterEach(async () => {
+    await jwks?.close();
+    jwks = undefined;
+  });
+
+  it('takes a valid JWT for its name, the scopes it knows and its expiry, and refuses a bad one with the reason', async () => {
+    const key = await signingKey('ES256', 'k1');
+    jwks = await startJwksServer([key.jwk]);
+    const jwt = { jwksUrl: new URL(jwks.url), issuer, audience };
+    const authenticator = new Authenticator(config({ jwt }), sessionStore());
+    expect(authenticator.required).toBe(true);
+    const exp = epochSeconds() + 600;
+    const token = await signJwt(
+      key.privateKey,
+      { alg: 'ES256', kid: 'k1' },
+      {
+        iss: issuer,
+        aud: audience,
+        sub: 's-1',
+        preferred_username: 'ann',
+        scope: 'read admin workflow:run',
+        exp,
+      },
+    );
+    expect(await authenticator.resolve(request({ authorization: `Bearer ${token}` }))).toEqual({
+      kind: 'caller',
+      caller: {
+        name: 'ann',
+        via: 'jwt',
+        scopes: new Set(['read', 'workflow:run']),
+        expiresAt: exp * 1000,
+      },
+    });
+    const other = await signJwt(
+      key.privateKey,
+      { alg: 'ES256', kid: 'k1' },
+      { iss: 'https://elsewhere.test', aud: audience, sub: 's-1', exp },
+    );
+    const refused = await authenticator.resolve(request({ authorization: `Bearer ${other}` }));
+    expect(refused.kind).toBe('refused');
+    expect(refused).not.toEqual({
+      kind: 'refused',
+      reason:
+        'A valid gateway bearer token or identity-provider JWT is required (Authorization: Bearer <token>).',
+    });
+    // a token that is no JWT is looked for among the gateway tokens
+    expect(
+      await authenticator.resolve(request({ authorization: 'Bearer not-a-jwt' })),
+    ).toMatchObject({ kind: 'refused' });
+  });
+
+  it('looks for no JWT when none is configured: a JWT-shaped token is an unknown gateway token', async () => {
+    const authenticator = new Authenticator(
+      config({ tokens: [{ name: 'ci', token: 'aaa.bbb.ccc', scopes: ['read'] }] }),
+      sessionStore(),
+    );
+    expect(
+      await authenticator.resolve(request({ authorization: 'Bearer aaa.bbb.ccc' })),
+    ).toMatchObject({ kind: 'caller', caller: { name: 'ci', via: 'token' } });
   });
 });
