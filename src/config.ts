@@ -32,12 +32,22 @@ export interface VroConfig extends UpstreamConfig {
   authMode: VroAuthMode;
 }
 
+/** VRA_API_GENERATION: vRA 7 (catalog-service) or 8 (Aria Automation); undefined: asked of the appliance. */
+export type VraGeneration = '7' | '8';
+
+/** NSX_API: NSX-v (and vCNS) or NSX-T (Policy API); undefined: asked of the manager. */
+export type NsxApi = 'v' | 't';
+
 export interface VraConfig extends UpstreamConfig {
+  /** VRA_API_GENERATION; undefined: asked of the appliance on first use. */
+  generation: VraGeneration | undefined;
   tenant: string | undefined;
   iaasProviderName: string;
 }
 
 export interface NsxConfig extends UpstreamConfig {
+  /** NSX_API; undefined: asked of the manager on first use. */
+  api: NsxApi | undefined;
   /** The version segment of edge paths; undefined: asked of the manager on first use. */
   edgeApiVersion: string | undefined;
 }
@@ -180,11 +190,13 @@ export function loadConfig(env: Env): Config {
     },
     vra: {
       ...read.upstream('VRA'),
+      generation: read.oneOf('VRA_API_GENERATION', ['7', '8'] as const),
       tenant: read.text('VRA_TENANT'),
       iaasProviderName: read.text('VRA_IAAS_PROVIDER_NAME') ?? 'iaas-service',
     },
     nsx: {
       ...read.upstream('NSX'),
+      api: read.oneOf('NSX_API', ['v', 't'] as const),
       edgeApiVersion: read.matching(
         'NSX_EDGE_API_VERSION',
         /^\d+\.\d+$/,

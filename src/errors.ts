@@ -87,6 +87,19 @@ export class AuditLogUnavailableError extends GatewayError {
   }
 }
 
+/** Which API an appliance speaks: vRA 7 (catalog-service) or 8 (Aria Automation); NSX-v or NSX-T (Policy API). */
+export type ApiGeneration = 'vRA 7' | 'vRA 8' | 'NSX-v' | 'NSX-T';
+
+/** The field or mutation has no counterpart on the appliance's generation; no upstream call is made. */
+export class NotSupportedError extends GatewayError {
+  readonly code = 'NOT_SUPPORTED';
+  constructor(what: string, generation: ApiGeneration) {
+    super(`${what} has no counterpart on ${generation}: the appliance behind it cannot do it.`, {
+      extensions: { code: 'NOT_SUPPORTED', generation },
+    });
+  }
+}
+
 /**
  * Base of every failure of an upstream call; carries `extensions.upstream`.
  * Whatever the upstream said goes through redaction once more here: no

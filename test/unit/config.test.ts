@@ -58,12 +58,21 @@ describe('loadConfig', () => {
     ['VRA_URL', 'ftp://vra.example'],
     ['NSX_URL', 'https://admin:secret@nsx.example'],
     ['NSX_EDGE_API_VERSION', 'v4'],
+    ['VRA_API_GENERATION', '8.1'],
+    ['NSX_API', 'T'],
     ['LOG_LEVEL', 'chatty'],
     ['GRAPHQL_JIT', 'sometimes'],
     ['WORKFLOW_DETAIL_CACHE_TTL_MS', '-1'],
   ])('stops on a bad %s and names the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable} `));
+  });
+
+  it('leaves the generations to be asked of the appliances unless VRA_API_GENERATION or NSX_API says', () => {
+    expect(loadConfig({}).vra.generation).toBeUndefined();
+    expect(loadConfig({}).nsx.api).toBeUndefined();
+    const set = loadConfig({ VRA_API_GENERATION: '8', NSX_API: 't' });
+    expect([set.vra.generation, set.nsx.api]).toEqual(['8', 't']);
   });
 
   it('never repeats a password given in a URL', () => {
