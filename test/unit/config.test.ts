@@ -59,7 +59,7 @@ describe('loadConfig', () => {
     ['NSX_URL', 'https://admin:secret@nsx.example'],
     ['NSX_EDGE_API_VERSION', 'v4'],
     ['VRA_API_GENERATION', '8.1'],
-    ['NSX_API', 'T'],
+    ['NSX_API', 'x'],
     ['LOG_LEVEL', 'chatty'],
     ['GRAPHQL_JIT', 'sometimes'],
     ['WORKFLOW_DETAIL_CACHE_TTL_MS', '-1'],
