@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { ConcurrencyLimiter } from '../http/concurrency-limiter.ts';
 import type { CallContext } from '../http/upstream-http.ts';
-import type { VraClient } from '../upstreams/vra/client.ts';
+import type { VraApi } from '../upstreams/vra/api.ts';
 import { settleEach } from './settle-each.ts';
 import type { PageRequest } from '../upstreams/vra/paging.ts';
 import type {
@@ -74,7 +74,7 @@ const pageKey = (page: PageRequest): string => `${page.page}:${page.limit}`;
  */
 export const perItemConcurrency = 8;
 
-export function createVraLoaders(client: VraClient, call: CallContext): VraLoaders {
+export function createVraLoaders(client: VraApi, call: CallContext): VraLoaders {
   let directory: Promise<WireProvider[]> | undefined;
   // Both provider loaders batch into this one read: a catalog item page asking
   // for its providers, by id and by name, costs one provider call in all.

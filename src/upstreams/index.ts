@@ -2,15 +2,19 @@ import type { RemoteStore } from '../cache/remote-store.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
 import type { CallContext, UpstreamHttp } from '../http/upstream-http.ts';
 import type { UpstreamHooks } from '../http/upstream-options.ts';
-import { createNsxClient, type NsxClient } from './nsx/client.ts';
-import { createVraClient, type VraClient } from './vra/client.ts';
+import { createNsxManagers, type NsxManagers } from './nsx/network-manager.ts';
+import { createVraClient, vraSeam } from './vra/client.ts';
+import { VraDispatch } from './vra/dispatch.ts';
+import { createVra8Client } from './vra8/client.ts';
 import { createVroClient, type VroClient } from './vro/client.ts';
 
 /** One client per upstream, created once per process. */
 export interface Clients {
   vro: VroClient;
-  vra: VraClient;
-  nsx: NsxClient;
+  /** vRA 7 or 8, whichever answers at VRA_URL (VRA_API_GENERATION, else asked once). */
+  vra: VraDispatch;
+  /** NSX-v or NSX-T, found by asking (network-manager.ts). */
+  nsx: NsxManagers;
 }
 
 /** `remote`: the store the replicas share (REDIS_URL); undefined: each process keeps its own state. */
@@ -27,10 +31,18 @@ export function createClients(
     if (bearer !== undefined && call.credentials?.vro === bearer)
       await vro.forgetCredential(bearer);
   };
+  const vraHttp = vraSeam(config, hooks);
+  const vra = new VraDispatch({
+    configured: config.vra.generation,
+    serviceAccount: config.vra.username !== undefined && config.vra.password !== undefined,
+    seam: vraHttp,
+    v7: createVraClient(config, hooks, remote, forgetInVro, vraHttp),
+    v8: createVra8Client(config, vraHttp, remote, forgetInVro),
+  });
   return {
     vro,
-    vra: createVraClient(config, hooks, remote, forgetInVro),
-    nsx: createNsxClient(config, hooks),
+    vra,
+    nsx: createNsxManagers(config, hooks),
   };
 }
 

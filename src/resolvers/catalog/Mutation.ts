@@ -1,4 +1,3 @@
-import { BadUserInputError } from '../../errors.ts';
 import type { MutationResolvers } from '../../generated/graphql.ts';
 import type { GatewayContext } from '../../context.ts';
 import { loadProvider } from '../../loaders/vra.ts';
@@ -66,24 +65,27 @@ export const Mutation: MutationResolvers = {
   },
 
   /**
-   * Publishing = registering a provider catalog item with the infrastructure
-   * provider (docs/upstreams.md, vRA); a published flag on the blueprint does nothing.
+   * vRA 7: registering a provider catalog item with the infrastructure
+   * provider (docs/upstreams.md, vRA); vRA 8: releasing a blueprint version
+   * that the project's content source carries into the catalog (Vra8Client).
    */
   async publishBlueprint(_root, { input }, context) {
     const item = checkBlueprintRegistration(input);
-    const name = input.providerName ?? context.config.vra.iaasProviderName;
-    const provider = await loadProvider(context.loaders.vra.providerByName, name);
-    if (provider === null) {
-      const source =
-        input.providerName === null || input.providerName === undefined
-          ? ' (the configured VRA_IAAS_PROVIDER_NAME)'
-          : '';
-      throw new BadUserInputError(
-        `No catalog provider is named "${name}"${source}; the blueprint was not published.`,
-        'input.providerName',
-      );
-    }
-    context.loaders.vra.providerById.prime(provider.id, provider);
-    return register(context, provider.id, item);
+    const { clients, call, loaders } = context;
+    const given = input.providerName ?? undefined;
+    const catalogItem = await clients.vra.publishBlueprint(call, {
+      item,
+      provider: {
+        name: given ?? context.config.vra.iaasProviderName,
+        configured: given === undefined,
+      },
+      async findProvider(name) {
+        const provider = await loadProvider(loaders.vra.providerByName, name);
+        if (provider !== null) loaders.vra.providerById.prime(provider.id, provider);
+        return provider;
+      },
+    });
+    loaders.vra.catalogItemPage.clearAll();
+    return { catalogItem };
   },
 };

@@ -4,23 +4,30 @@ import { checkProviderId, checkProviderName, checkVraId } from '../../inputs/cat
 import { loadProvider } from '../../loaders/vra.ts';
 import { readWindow } from '../../upstreams/vra/paging.ts';
 import { connectionWindow, toConnection } from '../connection.ts';
+import { nullWhereUnsupported } from './not-supported.ts';
 
 export const Query: QueryResolvers = {
+  // Providers (and the caller's request list) have no vRA 8 counterpart: null there.
   async providers(_root, { first, after }, { loaders }) {
     const { offset, size } = connectionWindow('providers', first, after);
-    const window = await readWindow((page) => loaders.vra.providerPage.load(page), offset, size);
-    return toConnection('providers', offset, window);
+    const window = await nullWhereUnsupported(() =>
+      readWindow((page) => loaders.vra.providerPage.load(page), offset, size),
+    );
+    return window === null ? null : toConnection('providers', offset, window);
   },
 
   async provider(_root, { id }, { clients, call, loaders }) {
     checkProviderId(id, 'id');
-    const provider = await nullOnNotFound(() => clients.vra.getProvider(call, id));
+    const provider = await nullWhereUnsupported(() =>
+      nullOnNotFound(() => clients.vra.getProvider(call, id)),
+    );
     if (provider !== null) loaders.vra.providerById.prime(provider.id, provider);
     return provider;
   },
 
   providerByName(_root, { name }, { loaders }) {
-    return loadProvider(loaders.vra.providerByName, checkProviderName(name, 'name'));
+    const checked = checkProviderName(name, 'name');
+    return nullWhereUnsupported(() => loadProvider(loaders.vra.providerByName, checked));
   },
 
   async catalogItems(_root, { first, after }, { loaders }) {
@@ -46,11 +53,10 @@ export const Query: QueryResolvers = {
 
   async catalogRequests(_root, { first, after }, { loaders }) {
     const { offset, size } = connectionWindow('catalogRequests', first, after);
-    const window = await readWindow(
-      (page) => loaders.vra.catalogRequestPage.load(page),
-      offset,
-      size,
+    const window = await nullWhereUnsupported(() =>
+      readWindow((page) => loaders.vra.catalogRequestPage.load(page), offset, size),
     );
+    if (window === null) return null;
     for (const request of window.items) loaders.vra.catalogRequest.prime(request.id, request);
     return toConnection('catalogRequests', offset, window);
   },

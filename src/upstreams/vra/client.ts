@@ -1,6 +1,7 @@
 import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
 import { credentialKey } from '../../credentials.ts';
 import {
+  BadUserInputError,
   notTheCallers,
   UnauthenticatedError,
   UpstreamBadResponseError,
@@ -27,12 +28,14 @@ import {
   requestChanged,
 } from './consumer-decode.ts';
 import { readVraErrorBody } from './error-body.ts';
+import { readVra8ErrorBody } from '../vra8/error-body.ts';
 import { maxPageSize, readAll, type PageRequest } from './paging.ts';
 import { asCallerMistake } from './refused-input.ts';
 import { SharedCache } from '../../cache/shared-cache.ts';
 import { detached, untilGone } from '../../cache/shared-read.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
-import { Watcher, watchKey, type WatchEvent, type WatcherOptions } from '../poller.ts';
+import { Watcher, watchKey, type WatcherOptions } from '../poller.ts';
+import type { BlueprintPublication, CatalogRequestEvent, VraApi } from './api.ts';
 import type {
   WireCatalogItem,
   WireCatalogRequest,
@@ -45,8 +48,7 @@ import type {
   WireTokenRequest,
 } from './wire.ts';
 
-/** What a catalog request subscription emits. */
-export type CatalogRequestEvent = WatchEvent<{ request: WireCatalogRequest }>;
+export type { CatalogRequestEvent } from './api.ts';
 
 const consumer = '/catalog-service/api/consumer';
 
@@ -74,7 +76,7 @@ export interface VraClientOptions {
 const json = 'application/json';
 
 /** Typed calls to the catalog service (vRA 7); every call carries a bearer token and `Accept: application/json`. */
-export class VraClient {
+export class VraClient implements VraApi {
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache<CallContext>;
   readonly #credential: VraCredential | undefined;
@@ -199,6 +201,27 @@ export class VraClient {
       }
     }
     return this.#registeredItem(call, providerId, item);
+  }
+
+  /**
+   * Publishing = registering a provider catalog item with the infrastructure
+   * provider (docs/upstreams.md, vRA); a published flag on the blueprint does
+   * nothing. The provider is found by name among the caller's providers.
+   */
+  async publishBlueprint(
+    call: CallContext,
+    publication: BlueprintPublication,
+  ): Promise<WireCatalogItem> {
+    const { item, provider: wanted } = publication;
+    const provider = await publication.findProvider(wanted.name);
+    if (provider === null) {
+      const source = wanted.configured ? ' (the configured VRA_IAAS_PROVIDER_NAME)' : '';
+      throw new BadUserInputError(
+        `No catalog provider is named "${wanted.name}"${source}; the blueprint was not published.`,
+        'input.providerName',
+      );
+    }
+    return this.registerCatalogItem(call, provider.id, item);
   }
 
   /**
@@ -563,24 +586,35 @@ export function createVraClient(
   hooks: UpstreamHooks = {},
   remote?: RemoteStore,
   onCredentialRefused?: (call: CallContext) => Promise<void>,
+  http?: UpstreamHttp,
 ): VraClient {
   const { username, password, tenant } = config.vra;
-  return new VraClient(
-    new UpstreamHttp({
-      ...upstreamHttpOptions(config, 'vra', hooks),
-      readErrorBody: readVraErrorBody,
-    }),
-    {
-      credential:
-        username === undefined || password === undefined || tenant === undefined
-          ? undefined
-          : { username, password, tenant },
-      providerCacheTtlMs: config.providerCacheTtlMs,
-      remote:
-        remote === undefined ? undefined : scopedStore(remote, upstreamScope('vra', config.vra)),
-      onCredentialRefused,
+  return new VraClient(http ?? vraSeam(config, hooks), {
+    credential:
+      username === undefined || password === undefined || tenant === undefined
+        ? undefined
+        : { username, password, tenant },
+    providerCacheTtlMs: config.providerCacheTtlMs,
+    remote:
+      remote === undefined ? undefined : scopedStore(remote, upstreamScope('vra', config.vra)),
+    onCredentialRefused,
+  });
+}
+
+/**
+ * The one seam to VRA_URL, whichever generation answers there: error bodies
+ * are read in vRA 7's `{"errors":[...]}` form, else in vRA 8's.
+ */
+export function vraSeam(config: GatewayConfig, hooks: UpstreamHooks = {}): UpstreamHttp {
+  return new UpstreamHttp({
+    ...upstreamHttpOptions(config, 'vra', hooks),
+    readErrorBody: (body, contentType) => {
+      const read = readVraErrorBody(body, contentType);
+      return read.code === null && read.message === null
+        ? readVra8ErrorBody(body, contentType)
+        : read;
     },
-  );
+  });
 }
 
 function isUnauthorized(error: unknown): boolean {

@@ -1,0 +1,815 @@
+import { randomUUID } from 'node:crypto';
+import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
+import type { GatewayConfig } from '../../gateway-config.ts';
+import { detached } from '../../cache/shared-read.ts';
+import { credentialKey } from '../../credentials.ts';
+import {
+  BadUserInputError,
+  notTheCallers,
+  NotSupportedError,
+  UnauthenticatedError,
+  UpstreamBadResponseError,
+  UpstreamStatusError,
+} from '../../errors.ts';
+import { bearerAuthorization } from '../../http/auth.ts';
+import { path } from '../../http/path.ts';
+import type {
+  CallContext,
+  UpstreamHttp,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../../http/upstream-http.ts';
+import { Watcher, watchKey, type WatcherOptions } from '../poller.ts';
+import type { BlueprintPublication, CatalogRequestEvent, VraApi } from '../vra/api.ts';
+import { isFinalRequest, requestChanged } from '../vra/consumer-decode.ts';
+import { isObject, parseJson } from '../vra/decode.ts';
+import type { PageRequest } from '../vra/paging.ts';
+import { asCallerMistake } from '../vra/refused-input.ts';
+import { TokenCache, type IssuedToken, type VraCredential } from '../vra/tokens.ts';
+import type {
+  WireCatalogItem,
+  WireCatalogRequest,
+  WireCatalogResource,
+  WireEntitledCatalogItemView,
+  WirePage,
+  WireProvider,
+  WireProviderCatalogItem,
+  WireRequestTemplate,
+} from '../vra/wire.ts';
+import {
+  asVra7Page,
+  decodeAction,
+  decodeActions,
+  decodeAuthResponse,
+  decodeBlueprint,
+  decodeCatalogItem8,
+  decodeCspLogin,
+  decodeDeployment,
+  decodeRequest8,
+  decodeRequestResponses,
+  decodeResource8,
+  decodeSource,
+  decodeVra8Page,
+  deploymentAsResource,
+  skipTop,
+  toActionTemplate,
+  toCatalogItem,
+  toCatalogRequest,
+  toEntitledItem,
+  toRequestTemplate,
+  toResource,
+  tokenExpiry,
+} from './decode.ts';
+import type {
+  Vra8ActionRequest,
+  Vra8BlueprintVersionRequest,
+  Vra8CatalogItem,
+  Vra8CatalogItemRequest,
+  Vra8CatalogSource,
+  Vra8CspLogin,
+  Vra8Entitlement,
+  Vra8Resource,
+} from './wire.ts';
+
+const json = 'application/json';
+const generation = 'vRA 8';
+/** Items per page when the gateway reads a whole vRA 8 list (the specs set no maximum). */
+const wholeListPage = 200;
+/** Type of a catalog source that imports a project's released blueprints (Service Broker). */
+export const blueprintSourceType = 'com.vmw.blueprint';
+
+export interface Vra8ClientOptions {
+  /** The service account; `tenant` is the CSP `domain` ('' sends none). */
+  credential: VraCredential | undefined;
+  watcher?: WatcherOptions;
+  remote?: RemoteStore | undefined;
+  /** Told when vRA refused a user's own bearer (401), as the vRA 7 client does. */
+  onCredentialRefused?: ((call: CallContext) => Promise<void>) | undefined;
+  /** Epoch ms; a fake clock in tests. */
+  now?: () => number;
+}
+
+/**
+ * Typed calls to vRA 8 (Aria Automation: Service Broker catalog, deployment,
+ * blueprint and IaaS APIs, vmware/vra-sdk-go swagger/), answering the vRA 7
+ * records the catalog resolvers map. What vRA 8 lacks throws
+ * `NotSupportedError` before any call.
+ */
+export class Vra8Client implements VraApi {
+  readonly #http: UpstreamHttp;
+  readonly #credential: VraCredential | undefined;
+  readonly #tokens: TokenCache<CallContext>;
+  readonly #watcher: Watcher<WireCatalogRequest, { request: WireCatalogRequest }>;
+  readonly #onCredentialRefused: ((call: CallContext) => Promise<void>) | undefined;
+  readonly #now: () => number;
+
+  constructor(http: UpstreamHttp, options: Vra8ClientOptions) {
+    this.#http = http;
+    this.#credential = options.credential;
+    this.#onCredentialRefused = options.onCredentialRefused;
+    this.#now = options.now ?? Date.now;
+    this.#tokens = new TokenCache({
+      issue: (credential, call) => this.#issueToken(credential, call),
+      now: this.#now,
+    });
+    this.#watcher = new Watcher(
+      {
+        changed: requestChanged,
+        isFinal: isFinalRequest,
+        event: (request) => ({ request }),
+        requestIdPrefix: 'vra8-watch',
+      },
+      { ...options.watcher, remote: options.remote },
+    );
+  }
+
+  // vRA 8 has no catalog providers (no counterpart of /catalog-service/api/providers):
+  // the provider fields answer null (see the resolvers' nullWhereUnsupported).
+  listProviders(): Promise<WirePage<WireProvider>> {
+    return Promise.reject(new NotSupportedError('providers', generation));
+  }
+
+  allProviders(): Promise<WireProvider[]> {
+    return Promise.reject(new NotSupportedError('providers', generation));
+  }
+
+  getProvider(): Promise<WireProvider> {
+    return Promise.reject(new NotSupportedError('provider', generation));
+  }
+
+  /** Registering against a provider has no vRA 8 counterpart: refused before any call. */
+  registerCatalogItem(): Promise<WireCatalogItem> {
+    return Promise.reject(new NotSupportedError('registerCatalogItem', generation));
+  }
+
+  /** `GET /catalog/api/admin/items` (getCatalogItemsUsingGET_4): every catalog item, as vRA 7's catalogItems. */
+  async listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog/api/admin/items',
+      route: '/catalog/api/admin/items',
+      query: skipTop(page),
+    });
+    const items = decodeVra8Page(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeCatalogItem8,
+    );
+    return asVra7Page(items, page, toCatalogItem);
+  }
+
+  /** `GET /catalog/api/items?expandProjects=true` (getCatalogItemsUsingGET_5): what the caller may request, per project. */
+  async listEntitledCatalogItems(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<WirePage<WireEntitledCatalogItemView>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog/api/items',
+      route: '/catalog/api/items',
+      query: { ...skipTop(page), expandProjects: true },
+    });
+    const items = decodeVra8Page(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeCatalogItem8,
+    );
+    return asVra7Page(items, page, toEntitledItem);
+  }
+
+  async #catalogItem(call: CallContext, id: string): Promise<Vra8CatalogItem> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/catalog/api/items/${id}`,
+      route: '/catalog/api/items/{id}',
+      query: { expandProjects: true },
+    });
+    return decodeCatalogItem8(parseJson(response.body, response.status), response.status);
+  }
+
+  /** The item's request form: built from its input `schema` (getCatalogItemUsingGET_5). */
+  async getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
+    return toRequestTemplate(await this.#catalogItem(call, catalogItemId));
+  }
+
+  /**
+   * `POST /catalog/api/items/{id}/request` (requestCatalogItemInstancesUsingPOST_1)
+   * with `{deploymentName, projectId, inputs, reason}` from the edited
+   * template: `businessGroupId` is the project, `data` the inputs, `reasons`
+   * the reason, `description` the deployment's name (else the item's name and
+   * a short random suffix: names are unique per project). vRA answers only
+   * `[{deploymentId, deploymentName}]`; the new request is the deployment's
+   * newest request (getDeploymentRequestsUsingGET_2).
+   */
+  async submitCatalogItemRequest(
+    call: CallContext,
+    catalogItemId: string,
+    body: Record<string, unknown>,
+  ): Promise<WireCatalogRequest> {
+    const projectId = body['businessGroupId'];
+    if (typeof projectId !== 'string' || projectId === '') {
+      throw new BadUserInputError(
+        'The catalog item is shared with no project: give input.businessGroupId (a vRA 8 project id).',
+        'input.businessGroupId',
+      );
+    }
+    const description = body['description'];
+    const itemName = typeof body['catalogItemName'] === 'string' ? body['catalogItemName'] : 'item';
+    const request: Vra8CatalogItemRequest = {
+      deploymentName:
+        typeof description === 'string' && description.trim() !== ''
+          ? description
+          : `${itemName}-${randomUUID().slice(0, 8)}`,
+      projectId,
+      inputs: isObject(body['data']) ? body['data'] : {},
+      ...(typeof body['reasons'] === 'string' ? { reason: body['reasons'] } : {}),
+    };
+    const response = await this.#send(call, {
+      method: 'POST',
+      path: path`/catalog/api/items/${catalogItemId}/request`,
+      route: '/catalog/api/items/{id}/request',
+      headers: { 'content-type': json },
+      body: JSON.stringify(request),
+    }).catch((error: unknown) => {
+      throw asCallerMistake(error);
+    });
+    const [created] = decodeRequestResponses(
+      parseJson(response.body, response.status),
+      response.status,
+    );
+    // decodeRequestResponses answers at least one entry
+    return this.#newestRequest(call, created?.deploymentId ?? '');
+  }
+
+  async #newestRequest(call: CallContext, deploymentId: string): Promise<WireCatalogRequest> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/deployment/api/deployments/${deploymentId}/requests`,
+      route: '/deployment/api/deployments/{deploymentId}/requests',
+    });
+    const page = decodeVra8Page(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeRequest8,
+    );
+    const newest = page.content.reduce<(typeof page.content)[number] | undefined>(
+      (found, request) =>
+        found === undefined || (request.createdAt ?? '') > (found.createdAt ?? '')
+          ? request
+          : found,
+      undefined,
+    );
+    if (newest === undefined) {
+      throw new UpstreamBadResponseError(
+        'vra',
+        `deployment ${deploymentId} was created, but it lists no request`,
+        response.status,
+      );
+    }
+    return toCatalogRequest(newest);
+  }
+
+  /**
+   * A day-2 action's form: `GET /deployment/api/resources/{id}/actions/{actionId}`
+   * (getResourceActionUsingGET_5), or, when the id is a deployment's (the
+   * deployment is one of a request's resources, as in vRA 7),
+   * `GET /deployment/api/deployments/{id}/actions/{actionId}` (getDeploymentActionUsingGET_2).
+   */
+  async getResourceActionTemplate(
+    call: CallContext,
+    resourceId: string,
+    actionId: string,
+  ): Promise<WireRequestTemplate> {
+    const target = await this.#targetOf(call, resourceId);
+    const response = await this.#send(call, {
+      method: 'GET',
+      path:
+        target === 'deployment'
+          ? path`/deployment/api/deployments/${resourceId}/actions/${actionId}`
+          : path`/deployment/api/resources/${resourceId}/actions/${actionId}`,
+      route:
+        target === 'deployment'
+          ? '/deployment/api/deployments/{deploymentId}/actions/{actionId}'
+          : '/deployment/api/resources/{resourceId}/actions/{actionId}',
+    });
+    const action = decodeAction(parseJson(response.body, response.status), response.status);
+    return toActionTemplate({ kind: target, id: resourceId }, action);
+  }
+
+  /**
+   * `POST /deployment/api/resources/{id}/requests` (submitResourceActionRequestUsingPOST_5)
+   * or `POST /deployment/api/deployments/{id}/requests` (submitDeploymentActionRequestUsingPOST_2)
+   * with `{actionId, inputs, reason}`: the answer is the new deployment request.
+   */
+  async submitResourceActionRequest(
+    call: CallContext,
+    resourceId: string,
+    actionId: string,
+    body: Record<string, unknown>,
+  ): Promise<WireCatalogRequest> {
+    const deployment = body['target'] === 'deployment';
+    const request: Vra8ActionRequest = {
+      actionId,
+      inputs: isObject(body['data']) ? body['data'] : {},
+      ...(typeof body['reasons'] === 'string' ? { reason: body['reasons'] } : {}),
+    };
+    const response = await this.#send(call, {
+      method: 'POST',
+      path: deployment
+        ? path`/deployment/api/deployments/${resourceId}/requests`
+        : path`/deployment/api/resources/${resourceId}/requests`,
+      route: deployment
+        ? '/deployment/api/deployments/{deploymentId}/requests'
+        : '/deployment/api/resources/{resourceId}/requests',
+      headers: { 'content-type': json },
+      body: JSON.stringify(request),
+    }).catch((error: unknown) => {
+      throw asCallerMistake(error);
+    });
+    return toCatalogRequest(
+      decodeRequest8(parseJson(response.body, response.status), response.status),
+    );
+  }
+
+  /** `GET /deployment/api/requests/{requestId}` (getRequestUsingGET_2). */
+  async getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest> {
+    return toCatalogRequest(await this.#request(call, id));
+  }
+
+  async #request(call: CallContext, id: string) {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/deployment/api/requests/${id}`,
+      route: '/deployment/api/requests/{requestId}',
+    });
+    return decodeRequest8(parseJson(response.body, response.status), response.status);
+  }
+
+  /**
+   * vRA 8 lists requests only per deployment or resource
+   * (getDeploymentRequestsUsingGET_2): there is no list of a caller's
+   * requests across deployments, so `catalogRequests` answers null.
+   */
+  listCatalogRequests(): Promise<WirePage<WireCatalogRequest>> {
+    return Promise.reject(new NotSupportedError('catalogRequests', generation));
+  }
+
+  /**
+   * What a request built: its deployment (as vRA 7 lists the deployment
+   * among a request's resources) and the deployment's resources
+   * (getDeploymentResourcesUsingGET_2), each with its day-2 actions.
+   */
+  async requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
+    const request = await this.#request(call, requestId);
+    const deploymentId = request.deploymentId;
+    if (deploymentId === undefined || deploymentId === null || deploymentId === '') return [];
+    const [deployment, resources] = await Promise.all([
+      this.#deployment(call, deploymentId),
+      this.#deploymentResources(call, deploymentId),
+    ]);
+    return [deployment, ...resources];
+  }
+
+  async #deployment(call: CallContext, id: string): Promise<WireCatalogResource> {
+    const [response, actions] = await Promise.all([
+      this.#send(call, {
+        method: 'GET',
+        path: path`/deployment/api/deployments/${id}`,
+        route: '/deployment/api/deployments/{deploymentId}',
+      }),
+      this.#actions(call, 'deployment', id),
+    ]);
+    return deploymentAsResource(
+      decodeDeployment(parseJson(response.body, response.status), response.status),
+      actions,
+    );
+  }
+
+  async #deploymentResources(call: CallContext, id: string): Promise<WireCatalogResource[]> {
+    const all: Vra8Resource[] = [];
+    for (let skip = 0; ; skip += wholeListPage) {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: path`/deployment/api/deployments/${id}/resources`,
+        route: '/deployment/api/deployments/{deploymentId}/resources',
+        query: { $skip: skip, $top: wholeListPage },
+      });
+      const page = decodeVra8Page(
+        parseJson(response.body, response.status),
+        response.status,
+        decodeResource8,
+      );
+      all.push(...page.content);
+      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
+    }
+    return Promise.all(
+      all.map(async (resource) =>
+        toResource(resource, await this.#actions(call, 'resource', resource.id)),
+      ),
+    );
+  }
+
+  /** getResourceActionsUsingGET_5 / getDeploymentActionsUsingGET_2. */
+  async #actions(call: CallContext, kind: 'resource' | 'deployment', id: string) {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path:
+        kind === 'deployment'
+          ? path`/deployment/api/deployments/${id}/actions`
+          : path`/deployment/api/resources/${id}/actions`,
+      route:
+        kind === 'deployment'
+          ? '/deployment/api/deployments/{deploymentId}/actions'
+          : '/deployment/api/resources/{resourceId}/actions',
+    });
+    return decodeActions(parseJson(response.body, response.status), response.status);
+  }
+
+  /**
+   * `GET /deployment/api/resources/{id}` (getResourceByIdUsingGET_5); an id
+   * vRA 8 knows as no resource may be a deployment's (getDeploymentByIdV3UsingGET).
+   */
+  async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
+    const resource = await this.#resourceOrNothing(call, id);
+    if (resource === undefined) return this.#deployment(call, id);
+    return toResource(resource, await this.#actions(call, 'resource', id));
+  }
+
+  async #resourceOrNothing(call: CallContext, id: string): Promise<Vra8Resource | undefined> {
+    try {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: path`/deployment/api/resources/${id}`,
+        route: '/deployment/api/resources/{resourceId}',
+      });
+      return decodeResource8(parseJson(response.body, response.status), response.status);
+    } catch (error) {
+      if (error instanceof UpstreamStatusError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async #targetOf(call: CallContext, id: string): Promise<'resource' | 'deployment'> {
+    return (await this.#resourceOrNothing(call, id)) === undefined ? 'deployment' : 'resource';
+  }
+
+  /**
+   * The request now and on every change of status until it is final, from
+   * one poller shared by every subscriber with the same credentials.
+   */
+  watchCatalogRequest(call: CallContext, id: string): AsyncIterableIterator<CatalogRequestEvent> {
+    const credentials = call.credentials;
+    const key = watchKey('catalog-request-8', id, credentialKey(credentials?.vra));
+    return this.#watcher.watch(key, (signal, requestId) =>
+      this.getCatalogRequest(
+        credentials === undefined ? { signal, requestId } : { signal, requestId, credentials },
+        id,
+      ),
+    );
+  }
+
+  /**
+   * The vRA 8 form of publishing a blueprint (publishBlueprint): the
+   * blueprint (`virtualMachineTemplateId` is its id) gets a new released
+   * version (createBlueprintVersionUsingPOST_1 with `release: true`,
+   * vra-blueprint.json), its project gets a Service Broker content source
+   * of type `com.vmw.blueprint` (postUsingPOST_2; an existing one is posted
+   * again, which imports the newly released version), and the source is
+   * shared with the project (content sharing: an entitlement,
+   * createEntitlementUsingPOST_2). The answer is the catalog item that
+   * carries the blueprint (externalId = blueprint id, getCatalogItemsUsingGET_4).
+   * The item's name, icon and types are vRA 8's own (the blueprint's); the
+   * provider name has no meaning without providers and is not used.
+   * `organization.subtenantRef`, when given, is the project to share with.
+   */
+  async publishBlueprint(
+    call: CallContext,
+    { item }: BlueprintPublication,
+  ): Promise<WireCatalogItem> {
+    const blueprintId = item.id;
+    const blueprint = await this.#blueprint(call, blueprintId);
+    const projectId = blueprint.projectId;
+    if (projectId === undefined || projectId === null || projectId === '') {
+      throw new UpstreamBadResponseError('vra', `blueprint ${blueprintId} has no project`, 200);
+    }
+    await this.#releaseVersion(call, blueprintId, (blueprint.totalVersions ?? 0) + 1, item);
+    const source = await this.#importSource(call, projectId);
+    await this.#share(call, item.organization.subtenantRef ?? projectId, source);
+    return this.#publishedItem(call, blueprintId, source);
+  }
+
+  async #blueprint(call: CallContext, id: string) {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/blueprint/api/blueprints/${id}`,
+      route: '/blueprint/api/blueprints/{blueprintId}',
+    });
+    return decodeBlueprint(parseJson(response.body, response.status), response.status);
+  }
+
+  async #releaseVersion(
+    call: CallContext,
+    blueprintId: string,
+    next: number,
+    item: WireProviderCatalogItem,
+  ): Promise<void> {
+    const body: Vra8BlueprintVersionRequest = {
+      version: String(next),
+      description: item.description,
+      changeLog: `Published through the gateway as "${item.name}".`,
+      release: true,
+    };
+    await this.#send(call, {
+      method: 'POST',
+      path: path`/blueprint/api/blueprints/${blueprintId}/versions`,
+      route: '/blueprint/api/blueprints/{blueprintId}/versions',
+      headers: { 'content-type': json },
+      body: JSON.stringify(body),
+    }).catch((error: unknown) => {
+      throw asCallerMistake(error);
+    });
+  }
+
+  /** The project's blueprint content source (getPageUsingGET_2), created or posted again (postUsingPOST_2). */
+  async #importSource(call: CallContext, projectId: string): Promise<Vra8CatalogSource> {
+    const listed = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog/api/admin/sources',
+      route: '/catalog/api/admin/sources',
+      query: { $top: wholeListPage },
+    });
+    const sources = decodeVra8Page(
+      parseJson(listed.body, listed.status),
+      listed.status,
+      decodeSource,
+    );
+    const existing = sources.content.find(
+      (source) =>
+        source.typeId === blueprintSourceType && source.config['sourceProjectId'] === projectId,
+    );
+    // CatalogSource and Entitlement list `id` as required (vra-catalog-deployment.json): a new one gets a fresh UUID.
+    const body: Vra8CatalogSource = existing ?? {
+      id: randomUUID(),
+      name: `Blueprints of project ${projectId}`,
+      typeId: blueprintSourceType,
+      config: { sourceProjectId: projectId },
+      projectId,
+    };
+    const response = await this.#send(call, {
+      method: 'POST',
+      path: '/catalog/api/admin/sources',
+      route: '/catalog/api/admin/sources',
+      headers: { 'content-type': json },
+      body: JSON.stringify(body),
+    });
+    return decodeSource(parseJson(response.body, response.status), response.status);
+  }
+
+  /** Shares the source with the project unless an entitlement already does (getEntitlementsUsingGET_2). */
+  async #share(call: CallContext, projectId: string, source: Vra8CatalogSource): Promise<void> {
+    const sourceId = source.id ?? '';
+    const listed = await this.#send(call, {
+      method: 'GET',
+      path: '/catalog/api/admin/entitlements',
+      route: '/catalog/api/admin/entitlements',
+      query: { projectId },
+    });
+    const entitlements: unknown = parseJson(listed.body, listed.status);
+    const shared =
+      Array.isArray(entitlements) &&
+      entitlements.some(
+        (entry) =>
+          isObject(entry) &&
+          isObject(entry['definition']) &&
+          entry['definition']['id'] === sourceId,
+      );
+    if (shared) return;
+    const body: Vra8Entitlement = {
+      id: randomUUID(),
+      projectId,
+      definition: { id: sourceId, type: 'CatalogSourceIdentifier', name: source.name },
+    };
+    await this.#send(call, {
+      method: 'POST',
+      path: '/catalog/api/admin/entitlements',
+      route: '/catalog/api/admin/entitlements',
+      headers: { 'content-type': json },
+      body: JSON.stringify(body),
+    });
+  }
+
+  async #publishedItem(
+    call: CallContext,
+    blueprintId: string,
+    source: Vra8CatalogSource,
+  ): Promise<WireCatalogItem> {
+    for (let skip = 0; ; skip += wholeListPage) {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: '/catalog/api/admin/items',
+        route: '/catalog/api/admin/items',
+        query: { $skip: skip, $top: wholeListPage },
+      });
+      const page = decodeVra8Page(
+        parseJson(response.body, response.status),
+        response.status,
+        decodeCatalogItem8,
+      );
+      const found = page.content.find(
+        (candidate) =>
+          candidate.externalId === blueprintId &&
+          (source.id === undefined || candidate.sourceId === source.id),
+      );
+      if (found !== undefined) return toCatalogItem(found);
+      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) {
+        throw new UpstreamBadResponseError(
+          'vra',
+          `blueprint ${blueprintId} was released, but no catalog item carries it`,
+          response.status,
+        );
+      }
+    }
+  }
+
+  /**
+   * A person's sign-in: the CSP login with their credentials, then their
+   * bearer from `/iaas/api/login`. Wrong credentials: the CSP's 400/401.
+   */
+  signIn(call: CallContext, credential: VraCredential): Promise<IssuedToken> {
+    return this.#login(credential, call, (error) => error);
+  }
+
+  /**
+   * vRA 8's specs hold no way to revoke a bearer (the IaaS API has
+   * /iaas/api/login only): the session ends in the gateway and the token
+   * lapses at its expiry. No call is made.
+   */
+  deleteToken(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  get activeWatches(): number {
+    return this.#watcher.activePollers;
+  }
+
+  /** No provider list on vRA 8. */
+  get providerCache(): undefined {
+    return undefined;
+  }
+
+  get seam(): UpstreamHttp {
+    return this.#http;
+  }
+
+  /** Ends the polls and forgets the tokens; the seam is closed by its owner (createClients). */
+  close(): Promise<void> {
+    this.#watcher.close();
+    this.#tokens.clear();
+    return Promise.resolve();
+  }
+
+  /**
+   * Sends a call with a bearer. On 401 the service account's token is
+   * dropped, obtained again (once, shared by every call refused with it) and
+   * the call retried once: a 401 means vRA did not act on it. A user's own
+   * bearer is never renewed: its refusal ends what is cached for it.
+   */
+  async #send(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const first = await this.#authorization(call);
+    try {
+      return await this.#http.request(call, withHeaders(request, first.header));
+    } catch (error) {
+      if (!isUnauthorized(error)) throw error;
+      if (first.token === undefined) {
+        await this.#onCredentialRefused?.(call);
+        throw error;
+      }
+      const renewed = await this.#authorization(call, first.token);
+      try {
+        return await this.#http.request(call, withHeaders(request, renewed.header));
+      } catch (again) {
+        if (
+          isUnauthorized(again) &&
+          this.#credential !== undefined &&
+          renewed.token !== undefined
+        ) {
+          this.#tokens.reject(this.#credential, renewed.token);
+        }
+        throw again;
+      }
+    }
+  }
+
+  async #authorization(
+    call: CallContext,
+    rejected?: string,
+  ): Promise<{ header: string; token: string | undefined }> {
+    const user = call.credentials?.vra;
+    if (user !== undefined) return { header: user, token: undefined };
+    const credential = this.#credential;
+    if (credential === undefined) {
+      throw new UnauthenticatedError(
+        'The catalog service (vRA) credentials are not configured (VRA_USERNAME, VRA_PASSWORD).',
+      );
+    }
+    if (rejected !== undefined) this.#tokens.reject(credential, rejected);
+    const token = await this.#tokens.token(credential, call);
+    return { header: bearerAuthorization(token), token };
+  }
+
+  #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {
+    // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
+    return this.#login(
+      credential,
+      {
+        signal: detached,
+        requestId: call.requestId,
+        ...(call.stats === undefined ? {} : { stats: call.stats }),
+        ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
+      },
+      notTheCallers,
+    );
+  }
+
+  /**
+   * CSP login, `POST /csp/gateway/am/api/login?access_token`
+   * `{username, password, domain}` → `refresh_token` (VMware's "Get your
+   * access token" for vRA 8; the CSP is in none of the Swagger files), then
+   * `POST /iaas/api/login` `{refreshToken}` → `{token}` (vra-iaas.json,
+   * retrieveAuthToken). VRA_TENANT (or signIn's tenant) is the CSP
+   * `domain`: like vRA 7's tenant, it names where the user name is looked
+   * up (an AD domain, or `System Domain` for local users); vRA 8 tenants
+   * themselves are told apart by host name, not by a body field.
+   */
+  async #login(
+    credential: VraCredential,
+    call: CallContext,
+    mapError: (error: unknown) => unknown,
+  ): Promise<IssuedToken> {
+    const login: Vra8CspLogin = {
+      username: credential.username,
+      password: credential.password,
+      ...(credential.tenant === '' ? {} : { domain: credential.tenant }),
+    };
+    const csp = await this.#http
+      .request(call, {
+        method: 'POST',
+        path: '/csp/gateway/am/api/login?access_token',
+        route: '/csp/gateway/am/api/login?access_token',
+        headers: { accept: json, 'content-type': json },
+        body: JSON.stringify(login),
+        secrets: [credential.password],
+        exclusive: true,
+      })
+      .catch((error: unknown) => {
+        throw mapError(error);
+      });
+    const refreshToken = decodeCspLogin(parseJson(csp.body, csp.status), csp.status);
+    const response = await this.#http
+      .request(call, {
+        method: 'POST',
+        path: '/iaas/api/login',
+        route: '/iaas/api/login',
+        headers: { accept: json, 'content-type': json },
+        body: JSON.stringify({ refreshToken }),
+        secrets: [credential.password, refreshToken],
+        exclusive: true,
+      })
+      .catch((error: unknown) => {
+        throw mapError(error);
+      });
+    const token = decodeAuthResponse(parseJson(response.body, response.status), response.status);
+    return { id: token, expiresAt: tokenExpiry(token, this.#now()) };
+  }
+}
+
+function withHeaders(request: UpstreamRequest, authorization: string): UpstreamRequest {
+  return { ...request, authorization, headers: { accept: json, ...request.headers } };
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof UpstreamStatusError && error.status === 401;
+}
+
+/**
+ * The vRA 8 client over the seam to VRA_URL (shared with the vRA 7 client:
+ * one seam per upstream). The service account needs VRA_USERNAME and
+ * VRA_PASSWORD; VRA_TENANT, when set, is its CSP `domain`.
+ */
+export function createVra8Client(
+  config: GatewayConfig,
+  http: UpstreamHttp,
+  remote?: RemoteStore,
+  onCredentialRefused?: (call: CallContext) => Promise<void>,
+): Vra8Client {
+  const { username, password, tenant } = config.vra;
+  return new Vra8Client(http, {
+    credential:
+      username === undefined || password === undefined
+        ? undefined
+        : { username, password, tenant: tenant ?? '' },
+    remote:
+      remote === undefined ? undefined : scopedStore(remote, upstreamScope('vra8', config.vra)),
+    onCredentialRefused,
+  });
+}
