@@ -38,19 +38,16 @@ import type {
 } from '../vra/wire.ts';
 import {
   asVra7Page,
-  decodeAction,
   decodeActions,
   decodeAuthResponse,
   decodeBlueprint,
   decodeCatalogItem8,
   decodeCspLogin,
-  decodeDeployment,
   decodeRequest8,
   decodeRequestResponses,
   decodeResource8,
   decodeSource,
   decodeVra8Page,
-  deploymentAsResource,
   skipTop,
   toActionTemplate,
   toCatalogItem,
@@ -75,6 +72,8 @@ const json = 'application/json';
 const generation = 'vRA 8';
 /** Items per page when the gateway reads a whole vRA 8 list (the specs set no maximum). */
 const wholeListPage = 200;
+/** Resources whose deployment is remembered, at most. */
+const rememberedResources = 10_000;
 /** Type of a catalog source that imports a project's released blueprints (Service Broker). */
 export const blueprintSourceType = 'com.vmw.blueprint';
 
@@ -102,6 +101,8 @@ export class Vra8Client implements VraApi {
   readonly #watcher: Watcher<WireCatalogRequest, { request: WireCatalogRequest }>;
   readonly #onCredentialRefused: ((call: CallContext) => Promise<void>) | undefined;
   readonly #now: () => number;
+  /** Resource id → its deployment's id, most recently listed last. */
+  readonly #deploymentOfResource = new Map<string, string>();
 
   constructor(http: UpstreamHttp, options: Vra8ClientOptions) {
     this.#http = http;
@@ -142,12 +143,17 @@ export class Vra8Client implements VraApi {
     return Promise.reject(new NotSupportedError('registerCatalogItem', generation));
   }
 
-  /** `GET /catalog/api/admin/items` (getCatalogItemsUsingGET_4): every catalog item, as vRA 7's catalogItems. */
+  /**
+   * `GET /catalog/api/items` (getCatalogItemsUsingGET_5): the catalog items,
+   * as vRA 7's catalogItems. The admin listing (getCatalogItemsUsingGET_4)
+   * would add items shared with no project; the service account, a member
+   * of the projects, sees every item that can be requested.
+   */
   async listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>> {
     const response = await this.#send(call, {
       method: 'GET',
-      path: '/catalog/api/admin/items',
-      route: '/catalog/api/admin/items',
+      path: '/catalog/api/items',
+      route: '/catalog/api/items',
       query: skipTop(page),
     });
     const items = decodeVra8Page(
@@ -270,36 +276,34 @@ export class Vra8Client implements VraApi {
   }
 
   /**
-   * A day-2 action's form: `GET /deployment/api/resources/{id}/actions/{actionId}`
-   * (getResourceActionUsingGET_5), or, when the id is a deployment's (the
-   * deployment is one of a request's resources, as in vRA 7),
-   * `GET /deployment/api/deployments/{id}/actions/{actionId}` (getDeploymentActionUsingGET_2).
+   * A day-2 action's form, from the resource's actions
+   * (`GET /deployment/api/deployments/{d}/resources/{r}/actions`,
+   * getResourceActionsUsingGET_4): vRA 8 addresses a resource within its
+   * deployment, which the gateway learnt when it listed the resource.
    */
   async getResourceActionTemplate(
     call: CallContext,
     resourceId: string,
     actionId: string,
   ): Promise<WireRequestTemplate> {
-    const target = await this.#targetOf(call, resourceId);
-    const response = await this.#send(call, {
-      method: 'GET',
-      path:
-        target === 'deployment'
-          ? path`/deployment/api/deployments/${resourceId}/actions/${actionId}`
-          : path`/deployment/api/resources/${resourceId}/actions/${actionId}`,
-      route:
-        target === 'deployment'
-          ? '/deployment/api/deployments/{deploymentId}/actions/{actionId}'
-          : '/deployment/api/resources/{resourceId}/actions/{actionId}',
-    });
-    const action = decodeAction(parseJson(response.body, response.status), response.status);
-    return toActionTemplate({ kind: target, id: resourceId }, action);
+    const deploymentId = await this.#deploymentOf(call, resourceId);
+    const actions = await this.#actions(call, deploymentId, resourceId);
+    const action = actions.find((candidate) => candidate.id === actionId);
+    if (action === undefined) {
+      throw new UpstreamStatusError(
+        'vra',
+        404,
+        null,
+        `resource ${resourceId} has no action ${actionId}`,
+      );
+    }
+    return toActionTemplate({ kind: 'resource', id: resourceId }, action);
   }
 
   /**
-   * `POST /deployment/api/resources/{id}/requests` (submitResourceActionRequestUsingPOST_5)
-   * or `POST /deployment/api/deployments/{id}/requests` (submitDeploymentActionRequestUsingPOST_2)
-   * with `{actionId, inputs, reason}`: the answer is the new deployment request.
+   * `POST /deployment/api/deployments/{d}/resources/{r}/requests`
+   * (submitResourceActionRequestUsingPOST_4) with `{actionId, inputs, reason}`:
+   * the answer is the new deployment request.
    */
   async submitResourceActionRequest(
     call: CallContext,
@@ -307,7 +311,7 @@ export class Vra8Client implements VraApi {
     actionId: string,
     body: Record<string, unknown>,
   ): Promise<WireCatalogRequest> {
-    const deployment = body['target'] === 'deployment';
+    const deploymentId = await this.#deploymentOf(call, resourceId);
     const request: Vra8ActionRequest = {
       actionId,
       inputs: isObject(body['data']) ? body['data'] : {},
@@ -315,12 +319,8 @@ export class Vra8Client implements VraApi {
     };
     const response = await this.#send(call, {
       method: 'POST',
-      path: deployment
-        ? path`/deployment/api/deployments/${resourceId}/requests`
-        : path`/deployment/api/resources/${resourceId}/requests`,
-      route: deployment
-        ? '/deployment/api/deployments/{deploymentId}/requests'
-        : '/deployment/api/resources/{resourceId}/requests',
+      path: path`/deployment/api/deployments/${deploymentId}/resources/${resourceId}/requests`,
+      route: '/deployment/api/deployments/{deploymentId}/resources/{resourceId}/requests',
       headers: { 'content-type': json },
       body: JSON.stringify(request),
     }).catch((error: unknown) => {
@@ -355,42 +355,35 @@ export class Vra8Client implements VraApi {
   }
 
   /**
-   * What a request built: its deployment (as vRA 7 lists the deployment
-   * among a request's resources) and the deployment's resources
-   * (getDeploymentResourcesUsingGET_2), each with its day-2 actions.
+   * What a request built: the resources of its deployment
+   * (getDeploymentResourcesUsingGET_2), each with its day-2 actions. The
+   * deployment itself is no resource on vRA 8 (vRA 7 listed it among them).
    */
   async requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
     const request = await this.#request(call, requestId);
     const deploymentId = request.deploymentId;
     if (deploymentId === undefined || deploymentId === null || deploymentId === '') return [];
-    const [deployment, resources] = await Promise.all([
-      this.#deployment(call, deploymentId),
-      this.#deploymentResources(call, deploymentId),
-    ]);
-    return [deployment, ...resources];
-  }
-
-  async #deployment(call: CallContext, id: string): Promise<WireCatalogResource> {
-    const [response, actions] = await Promise.all([
-      this.#send(call, {
-        method: 'GET',
-        path: path`/deployment/api/deployments/${id}`,
-        route: '/deployment/api/deployments/{deploymentId}',
-      }),
-      this.#actions(call, 'deployment', id),
-    ]);
-    return deploymentAsResource(
-      decodeDeployment(parseJson(response.body, response.status), response.status),
-      actions,
+    const resources = await this.#deploymentResources(call, deploymentId);
+    return Promise.all(
+      resources.map((resource) => this.#withActions(call, deploymentId, resource)),
     );
   }
 
-  async #deploymentResources(call: CallContext, id: string): Promise<WireCatalogResource[]> {
+  async #withActions(
+    call: CallContext,
+    deploymentId: string,
+    resource: Vra8Resource,
+  ): Promise<WireCatalogResource> {
+    return toResource(resource, await this.#actions(call, deploymentId, resource.id));
+  }
+
+  /** Every resource of a deployment, remembering where each lives. */
+  async #deploymentResources(call: CallContext, deploymentId: string): Promise<Vra8Resource[]> {
     const all: Vra8Resource[] = [];
     for (let skip = 0; ; skip += wholeListPage) {
       const response = await this.#send(call, {
         method: 'GET',
-        path: path`/deployment/api/deployments/${id}/resources`,
+        path: path`/deployment/api/deployments/${deploymentId}/resources`,
         route: '/deployment/api/deployments/{deploymentId}/resources',
         query: { $skip: skip, $top: wholeListPage },
       });
@@ -402,55 +395,73 @@ export class Vra8Client implements VraApi {
       all.push(...page.content);
       if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
     }
-    return Promise.all(
-      all.map(async (resource) =>
-        toResource(resource, await this.#actions(call, 'resource', resource.id)),
-      ),
-    );
+    for (const resource of all) this.#remember(resource.id, deploymentId);
+    return all;
   }
 
-  /** getResourceActionsUsingGET_5 / getDeploymentActionsUsingGET_2. */
-  async #actions(call: CallContext, kind: 'resource' | 'deployment', id: string) {
+  /** getResourceActionsUsingGET_4. */
+  async #actions(call: CallContext, deploymentId: string, resourceId: string) {
     const response = await this.#send(call, {
       method: 'GET',
-      path:
-        kind === 'deployment'
-          ? path`/deployment/api/deployments/${id}/actions`
-          : path`/deployment/api/resources/${id}/actions`,
-      route:
-        kind === 'deployment'
-          ? '/deployment/api/deployments/{deploymentId}/actions'
-          : '/deployment/api/resources/{resourceId}/actions',
+      path: path`/deployment/api/deployments/${deploymentId}/resources/${resourceId}/actions`,
+      route: '/deployment/api/deployments/{deploymentId}/resources/{resourceId}/actions',
     });
     return decodeActions(parseJson(response.body, response.status), response.status);
   }
 
-  /**
-   * `GET /deployment/api/resources/{id}` (getResourceByIdUsingGET_5); an id
-   * vRA 8 knows as no resource may be a deployment's (getDeploymentByIdV3UsingGET).
-   */
-  async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
-    const resource = await this.#resourceOrNothing(call, id);
-    if (resource === undefined) return this.#deployment(call, id);
-    return toResource(resource, await this.#actions(call, 'resource', id));
-  }
-
-  async #resourceOrNothing(call: CallContext, id: string): Promise<Vra8Resource | undefined> {
-    try {
-      const response = await this.#send(call, {
-        method: 'GET',
-        path: path`/deployment/api/resources/${id}`,
-        route: '/deployment/api/resources/{resourceId}',
-      });
-      return decodeResource8(parseJson(response.body, response.status), response.status);
-    } catch (error) {
-      if (error instanceof UpstreamStatusError && error.status === 404) return undefined;
-      throw error;
+  #remember(resourceId: string, deploymentId: string): void {
+    this.#deploymentOfResource.delete(resourceId);
+    this.#deploymentOfResource.set(resourceId, deploymentId);
+    if (this.#deploymentOfResource.size > rememberedResources) {
+      const oldest = this.#deploymentOfResource.keys().next().value;
+      if (oldest !== undefined) this.#deploymentOfResource.delete(oldest);
     }
   }
 
-  async #targetOf(call: CallContext, id: string): Promise<'resource' | 'deployment'> {
-    return (await this.#resourceOrNothing(call, id)) === undefined ? 'deployment' : 'resource';
+  /**
+   * The deployment of a resource: remembered from a listing, else asked
+   * with `GET /deployment/api/resources/{id}` (getResourceByIdUsingGET_5,
+   * whose `deploymentId` says it).
+   */
+  async #deploymentOf(call: CallContext, resourceId: string): Promise<string> {
+    const known = this.#deploymentOfResource.get(resourceId);
+    if (known !== undefined) return known;
+    const resource = await this.#resourceById(call, resourceId);
+    const deploymentId = resource.deploymentId;
+    if (typeof deploymentId !== 'string' || deploymentId === '') {
+      throw new UpstreamBadResponseError('vra', `resource ${resourceId} names no deployment`, 200);
+    }
+    this.#remember(resourceId, deploymentId);
+    return deploymentId;
+  }
+
+  async #resourceById(call: CallContext, id: string): Promise<Vra8Resource> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: path`/deployment/api/resources/${id}`,
+      route: '/deployment/api/resources/{resourceId}',
+    });
+    return decodeResource8(parseJson(response.body, response.status), response.status);
+  }
+
+  /**
+   * A resource by id: found among its deployment's resources when the
+   * deployment is known, else `GET /deployment/api/resources/{id}`
+   * (getResourceByIdUsingGET_5); with its day-2 actions.
+   */
+  async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
+    const deploymentId = this.#deploymentOfResource.get(id);
+    if (deploymentId !== undefined) {
+      const listed = await this.#deploymentResources(call, deploymentId);
+      const found = listed.find((resource) => resource.id === id);
+      if (found !== undefined) return this.#withActions(call, deploymentId, found);
+      this.#deploymentOfResource.delete(id);
+    }
+    const resource = await this.#resourceById(call, id);
+    const owner = resource.deploymentId;
+    if (typeof owner !== 'string' || owner === '') return toResource(resource, []);
+    this.#remember(id, owner);
+    return this.#withActions(call, owner, resource);
   }
 
   /**
@@ -477,7 +488,7 @@ export class Vra8Client implements VraApi {
    * again, which imports the newly released version), and the source is
    * shared with the project (content sharing: an entitlement,
    * createEntitlementUsingPOST_2). The answer is the catalog item that
-   * carries the blueprint (externalId = blueprint id, getCatalogItemsUsingGET_4).
+   * carries the blueprint (it has the blueprint's id, getCatalogItemUsingGET_5).
    * The item's name, icon and types are vRA 8's own (the blueprint's); the
    * provider name has no meaning without providers and is not used.
    * `organization.subtenantRef`, when given, is the project to share with.
@@ -495,7 +506,7 @@ export class Vra8Client implements VraApi {
     await this.#releaseVersion(call, blueprintId, (blueprint.totalVersions ?? 0) + 1, item);
     const source = await this.#importSource(call, projectId);
     await this.#share(call, item.organization.subtenantRef ?? projectId, source);
-    return this.#publishedItem(call, blueprintId, source);
+    return this.#publishedItem(call, blueprintId);
   }
 
   async #blueprint(call: CallContext, id: string) {
@@ -598,37 +609,12 @@ export class Vra8Client implements VraApi {
     });
   }
 
-  async #publishedItem(
-    call: CallContext,
-    blueprintId: string,
-    source: Vra8CatalogSource,
-  ): Promise<WireCatalogItem> {
-    for (let skip = 0; ; skip += wholeListPage) {
-      const response = await this.#send(call, {
-        method: 'GET',
-        path: '/catalog/api/admin/items',
-        route: '/catalog/api/admin/items',
-        query: { $skip: skip, $top: wholeListPage },
-      });
-      const page = decodeVra8Page(
-        parseJson(response.body, response.status),
-        response.status,
-        decodeCatalogItem8,
-      );
-      const found = page.content.find(
-        (candidate) =>
-          candidate.externalId === blueprintId &&
-          (source.id === undefined || candidate.sourceId === source.id),
-      );
-      if (found !== undefined) return toCatalogItem(found);
-      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) {
-        throw new UpstreamBadResponseError(
-          'vra',
-          `blueprint ${blueprintId} was released, but no catalog item carries it`,
-          response.status,
-        );
-      }
-    }
+  /**
+   * The catalog item a blueprint source imported: it has the blueprint's id
+   * (getCatalogItemUsingGET_5).
+   */
+  async #publishedItem(call: CallContext, blueprintId: string): Promise<WireCatalogItem> {
+    return toCatalogItem(await this.#catalogItem(call, blueprintId));
   }
 
   /**
@@ -640,12 +626,19 @@ export class Vra8Client implements VraApi {
   }
 
   /**
-   * vRA 8's specs hold no way to revoke a bearer (the IaaS API has
-   * /iaas/api/login only): the session ends in the gateway and the token
-   * lapses at its expiry. No call is made.
+   * Ends a person's bearer: `POST /csp/gateway/am/api/auth/logout` sent
+   * with it (CSP, as VMware's vRA 8 docs give it; in none of the Swagger files).
    */
-  deleteToken(): Promise<void> {
-    return Promise.resolve();
+  async deleteToken(call: CallContext, token: string): Promise<void> {
+    await this.#http.request(call, {
+      method: 'POST',
+      path: '/csp/gateway/am/api/auth/logout',
+      route: '/csp/gateway/am/api/auth/logout',
+      authorization: bearerAuthorization(token),
+      headers: { accept: json, 'content-type': json },
+      body: '{}',
+      secrets: [token],
+    });
   }
 
   get activeWatches(): number {

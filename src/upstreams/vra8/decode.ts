@@ -324,6 +324,7 @@ export function decodeResource8(value: unknown, status: number): Vra8Resource {
     !isOptionalString(value['description']) ||
     !isOptionalString(value['state']) ||
     !isOptionalString(value['syncStatus']) ||
+    !isOptionalString(value['deploymentId']) ||
     !(properties === undefined || properties === null || isObject(properties))
   ) {
     throw bad('a resource with fields of unexpected types', status);
@@ -393,37 +394,6 @@ export function toResource(resource: Vra8Resource, actions: Vra8Action[]): WireC
     description: resource.description ?? null,
     operations: toOperations(actions),
     resourceData: { entries: entriesOf(resource.properties) },
-  };
-}
-
-/** The type vRA 7 gives a deployment's resource; a vRA 8 deployment answers under it. */
-export const deploymentResourceType = 'composition.resource.type.deployment';
-
-/**
- * A deployment as a catalog resource, as vRA 7 lists the deployment among
- * what a request built (`composition.resource.type.deployment`): its id is
- * the deployment id, its actions the deployment's day-2 actions
- * (getDeploymentActionsUsingGET_2).
- */
-export function deploymentAsResource(
-  deployment: Vra8Deployment,
-  actions: Vra8Action[],
-): WireCatalogResource {
-  return {
-    id: deployment.id,
-    name: deployment.name,
-    resourceTypeRef: { id: deploymentResourceType, label: 'Deployment' },
-    status: deployment.status ?? null,
-    description: deployment.description ?? null,
-    operations: toOperations(actions),
-    resourceData: {
-      entries: entriesOf({
-        ...(deployment.projectId === undefined ? {} : { projectId: deployment.projectId }),
-        ...(deployment.catalogItemId === undefined
-          ? {}
-          : { catalogItemId: deployment.catalogItemId }),
-      }),
-    },
   };
 }
 

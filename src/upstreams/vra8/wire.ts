@@ -113,7 +113,7 @@ export interface Vra8Resource {
   description?: string;
   state?: string;
   syncStatus?: string;
-  deploymentId?: string;
+  deploymentId?: string | null;
   properties?: Record<string, unknown>;
 }
 
