@@ -49,7 +49,7 @@ async function login(username = sim.username, password = sim.password): Promise<
   });
   expect(iaas.status).toBe(200);
   expect(iaas.body.tokenType).toBe('Bearer');
-  return iaas.body.token;
+  return String(iaas.body.token);
 }
 
 const centos = seededTemplates[0]!;
@@ -60,7 +60,9 @@ describe('vRA 8 simulator: identity', () => {
     const about = await call('GET', '/iaas/api/about');
     expect(about.status).toBe(200);
     expect(about.body.latestApiVersion).toBe('2021-07-15');
-    expect(about.body.supportedApis.map((api: any) => api.apiVersion)).toContain('2021-07-15');
+    expect(about.body.supportedApis.map((api: any) => String(api.apiVersion))).toContain(
+      '2021-07-15',
+    );
   });
 
   it('exchanges a CSP login for a refresh token, then a bearer token of that user', async () => {
@@ -104,7 +106,7 @@ describe('vRA 8 simulator: identity', () => {
   it('lists only the projects the caller is a member of', async () => {
     const token = await login('dba@vsphere.local', 'dba-simulator');
     const projects = await call('GET', '/iaas/api/projects', { token });
-    expect(projects.body.content.map((project: any) => project.name).sort()).toEqual([
+    expect(projects.body.content.map((project: any) => String(project.name)).sort()).toEqual([
       'Database Administrators',
       'Development',
     ]);
@@ -187,9 +189,9 @@ describe('vRA 8 simulator: strictness', () => {
 
 describe('vRA 8 simulator: the catalog per user', () => {
   it("shows each user only the items shared with the user's projects", async () => {
-    const names = async (user: string, password: string) => {
+    const names = async (user: string, password: string): Promise<string[]> => {
       const items = await call('GET', '/catalog/api/items', { token: await login(user, password) });
-      return items.body.content.map((item: any) => item.name).sort();
+      return (items.body.content as any[]).map((item: any) => String(item.name)).sort();
     };
     expect(await names('developer@vsphere.local', 'developer-simulator')).toEqual([
       'CentOS 8 Machine',
@@ -215,7 +217,7 @@ describe('vRA 8 simulator: the catalog per user', () => {
       last: true,
     });
     const search = await call('GET', '/catalog/api/items?search=postgres', { token });
-    expect(search.body.content.map((item: any) => item.id)).toEqual([postgres.id]);
+    expect(search.body.content.map((item: any) => String(item.id))).toEqual([postgres.id]);
     const byProject = await call('GET', `/catalog/api/items?projects=${qualityProject.id}`, {
       token,
     });
@@ -252,7 +254,7 @@ describe('vRA 8 simulator: orders and day-2 actions', () => {
       },
     });
     expect(ordered.status).toBe(200);
-    return ordered.body[0].deploymentId;
+    return String(ordered.body[0].deploymentId);
   }
 
   it('follows an order through CREATED and INPROGRESS to SUCCESSFUL, then shows its resources', async () => {
@@ -263,7 +265,7 @@ describe('vRA 8 simulator: orders and day-2 actions', () => {
     });
     const requestId = requests.body.content[0].id;
     const status = async () =>
-      (await call('GET', `/deployment/api/requests/${requestId}`, { token })).body.status;
+      (await call('GET', `/deployment/api/requests/${requestId}`, { token })).body.status as string;
     expect(await status()).toBe('CREATED');
     sim.advance(1000);
     expect(await status()).toBe('INPROGRESS');
@@ -367,9 +369,9 @@ resources:
     });
     expect(version.body.status).toBe('VERSIONED');
     const tester = await login('tester@vsphere.local', 'tester-simulator');
-    const visible = async () =>
-      (await call('GET', '/catalog/api/items', { token: tester })).body.content.map(
-        (item: any) => item.name,
+    const visible = async (): Promise<string[]> =>
+      ((await call('GET', '/catalog/api/items', { token: tester })).body.content as any[]).map(
+        (item: any) => String(item.name),
       );
     expect(await visible()).not.toContain('Web Tier');
 
