@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { CallContext } from '../http/upstream-http.ts';
-import type { NsxClient } from '../upstreams/nsx/client.ts';
+import type { NetworkManager } from '../upstreams/nsx/network-manager.ts';
 import type {
   DistributedFirewallRecord,
   EdgeRecord,
@@ -14,6 +14,8 @@ import type {
 import { settleEach } from './settle-each.ts';
 
 /**
+ * The routes named are NSX-v's; on NSX-T the same loaders read the Policy
+ * API (src/upstreams/nsxt/client.ts, docs/generations.md).
  * The manager has no batch reads: each loader de-duplicates one request's
  * reads of the same key and lets a mutation prime what it read back.
  */
@@ -26,8 +28,8 @@ export interface NsxLoaders {
   serviceById: DataLoader<string, ServiceRecord>;
   /** `GET /api/2.0/services/application/scope/{scopeId}`; primes serviceById. */
   servicesByScope: DataLoader<string, ServiceRecord[]>;
-  /** `GET /api/2.0/app/firewall/{portGroupId}/config` with its generation number. */
-  firewallByPortGroup: DataLoader<string, FirewallConfigRecord>;
+  /** `GET /api/2.0/app/firewall/{portGroupId}/config` with its generation number; null on NSX-T (none). */
+  firewallByPortGroup: DataLoader<string, FirewallConfigRecord | null>;
   /** `GET /api/{v}/edges`, every page; the one key is `all`. Primes edgeById. */
   edges: DataLoader<'all', EdgeRecord[]>;
   /** `GET /api/{v}/edges/{id}/summary` */
@@ -40,7 +42,7 @@ export interface NsxLoaders {
   firewallSection: DataLoader<`${FirewallLayerName}:${string}`, FirewallSectionRecord>;
 }
 
-export function createNsxLoaders(client: NsxClient, call: CallContext): NsxLoaders {
+export function createNsxLoaders(client: NetworkManager, call: CallContext): NsxLoaders {
   const ipSetById = new DataLoader<string, IpSetRecord>((ids) =>
     settleEach(ids, (id) => client.getIpSet(call, id)),
   );

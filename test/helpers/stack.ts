@@ -105,7 +105,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       password: vra.password,
       tenant: vra.tenant,
     },
-    nsx: { ...base.nsx, url: nsx.url, username: nsx.username, password: nsx.password },
+    // The NSX-v simulator speaks NSX-v: no generation probe unless a test asks for one (`configure`).
+    nsx: {
+      ...base.nsx,
+      api: base.nsx.api ?? 'v',
+      url: nsx.url,
+      username: nsx.username,
+      password: nsx.password,
+    },
   };
   const config = options.configure?.(simulated) ?? simulated;
   const audit: AuditEvent[] = [];

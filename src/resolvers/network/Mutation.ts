@@ -11,14 +11,7 @@ import {
   checkServiceInput,
   checkVirtualServerInput,
 } from '../../inputs/network.ts';
-import {
-  addFirewallRule,
-  removeFirewallRule,
-  replaceFirewallRules,
-  type FirewallAnswer,
-} from '../../upstreams/nsx/firewall-edit.ts';
-import { defaultConflictRetry } from '../../upstreams/nsx/conflict-retry.ts';
-import { addSectionRule, removeSectionRule } from '../../upstreams/nsx/dfw-edit.ts';
+import type { FirewallAnswer } from '../../upstreams/nsx/firewall-edit.ts';
 import type { FirewallConfigAnswer, FirewallSectionRecord } from '../../upstreams/nsx/wire.ts';
 import type { GatewayContext } from '../../context.ts';
 import type { GraphQLResolveInfo } from 'graphql';
@@ -114,8 +107,7 @@ export const Mutation: MutationResolvers = {
     const generation = checkGenerationNumber(generationNumber);
     const { clients, call } = context;
     const answer = firewallAnswer(info);
-    const config = await replaceFirewallRules(
-      clients.nsx,
+    const config = await clients.nsx.replaceFirewallRules(
       call,
       portGroupId,
       drafts,
@@ -131,8 +123,7 @@ export const Mutation: MutationResolvers = {
     const at = checkPosition(position);
     const { clients, call } = context;
     const answer = firewallAnswer(info);
-    const retry = defaultConflictRetry;
-    const config = await addFirewallRule(clients.nsx, call, portGroupId, draft, at, retry, answer);
+    const config = await clients.nsx.addFirewallRule(call, portGroupId, draft, at, answer);
     return primeFirewall(context, config);
   },
 
@@ -141,8 +132,7 @@ export const Mutation: MutationResolvers = {
     checkNsxId(ruleId, 'ruleId');
     const { clients, call } = context;
     const answer = firewallAnswer(info);
-    const retry = defaultConflictRetry;
-    const config = await removeFirewallRule(clients.nsx, call, portGroupId, ruleId, retry, answer);
+    const config = await clients.nsx.removeFirewallRule(call, portGroupId, ruleId, answer);
     return primeFirewall(context, config);
   },
 
@@ -150,7 +140,7 @@ export const Mutation: MutationResolvers = {
     checkNsxId(sectionId, 'sectionId');
     const draft = checkDfwRuleInput(rule);
     const { clients, call } = context;
-    const section = await addSectionRule(clients.nsx, call, orLayer3(layer), sectionId, draft);
+    const section = await clients.nsx.addSectionRule(call, orLayer3(layer), sectionId, draft);
     return primeSection(context, section);
   },
 
@@ -158,7 +148,7 @@ export const Mutation: MutationResolvers = {
     checkNsxId(sectionId, 'sectionId');
     checkNsxId(ruleId, 'ruleId');
     const { clients, call } = context;
-    const section = await removeSectionRule(clients.nsx, call, orLayer3(layer), sectionId, ruleId);
+    const section = await clients.nsx.removeSectionRule(call, orLayer3(layer), sectionId, ruleId);
     return primeSection(context, section);
   },
 };

@@ -3,7 +3,7 @@ import type { GatewayContext } from '../../context.ts';
 import { checkNsxId } from '../../inputs/network.ts';
 import type { NsxLoaders } from '../../loaders/nsx.ts';
 import type { CallContext } from '../../http/upstream-http.ts';
-import type { NsxClient } from '../../upstreams/nsx/client.ts';
+import type { NetworkManager } from '../../upstreams/nsx/network-manager.ts';
 
 /**
  * What the create, update and delete of a grouping object (an IP set, a
@@ -15,9 +15,14 @@ export interface GroupingKind<Input, Draft, Item> {
   check(input: Input): Draft;
   byId(loaders: NsxLoaders): DataLoader<string, Item>;
   byScope(loaders: NsxLoaders): DataLoader<string, Item[]>;
-  create(nsx: NsxClient, call: CallContext, scopeId: string, draft: Draft): Promise<string>;
-  update(nsx: NsxClient, call: CallContext, id: string, draft: Draft): Promise<Item | undefined>;
-  remove(nsx: NsxClient, call: CallContext, id: string, force: boolean): Promise<void>;
+  create(nsx: NetworkManager, call: CallContext, scopeId: string, draft: Draft): Promise<string>;
+  update(
+    nsx: NetworkManager,
+    call: CallContext,
+    id: string,
+    draft: Draft,
+  ): Promise<Item | undefined>;
+  remove(nsx: NetworkManager, call: CallContext, id: string, force: boolean): Promise<void>;
 }
 
 export interface GroupingMutations<Input, Item> {

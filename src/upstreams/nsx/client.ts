@@ -44,6 +44,7 @@ import type {
   IpSetRecord,
   ServiceRecord,
   VirtualServerRecord,
+  WithXml,
 } from './wire.ts';
 import { XmlError, type ParseOptions, type XmlElement } from './xml.ts';
 import {
@@ -118,7 +119,7 @@ export class NsxClient {
     return readIpSetList(await this.#parse(response));
   }
 
-  async getIpSet(call: CallContext, id: string): Promise<IpSetRecord> {
+  async getIpSet(call: CallContext, id: string): Promise<WithXml<IpSetRecord>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/api/2.0/services/ipset/${id}`,
@@ -175,7 +176,7 @@ export class NsxClient {
     return readServiceList(await this.#parse(response));
   }
 
-  async getService(call: CallContext, id: string): Promise<ServiceRecord> {
+  async getService(call: CallContext, id: string): Promise<WithXml<ServiceRecord>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/api/2.0/services/application/${id}`,

@@ -1,6 +1,6 @@
 /** Typed reads of an NSX object's child elements; a missing or malformed field is a bad response. */
 import { UpstreamBadResponseError } from '../../errors.ts';
-import type { GroupingRecord, ScopeRecord } from './wire.ts';
+import type { GroupingRecord, ScopeRecord, WithXml } from './wire.ts';
 import { childElement, childText, type XmlElement } from './xml.ts';
 
 export function badResponse(
@@ -65,7 +65,7 @@ export function readScope(parent: XmlElement): ScopeRecord | null {
 }
 
 /** The fields an `<ipset>` and an `<application>` share, of an element with root `root`. */
-export function readGroupingRecord(node: XmlElement, root: string): GroupingRecord {
+export function readGroupingRecord(node: XmlElement, root: string): WithXml<GroupingRecord> {
   requireRoot(node, root);
   return {
     objectId: requiredId(node, 'objectId'),

@@ -2,15 +2,15 @@
 import type { IpSetDraft } from './drafts.ts';
 import { optionalText, readGroupingRecord, requireRoot } from './fields.ts';
 import { setChild } from './xml-edit.ts';
-import type { IpSetRecord } from './wire.ts';
+import type { IpSetRecord, WithXml } from './wire.ts';
 import { childElements, element, textElement, type XmlElement } from './xml.ts';
 
-export function readIpSet(node: XmlElement): IpSetRecord {
+export function readIpSet(node: XmlElement): WithXml<IpSetRecord> {
   return { ...readGroupingRecord(node, 'ipset'), value: optionalText(node, 'value') ?? '' };
 }
 
 /** `<list><ipset>...</ipset>...</list>`; a single item is still a list. */
-export function readIpSetList(root: XmlElement): IpSetRecord[] {
+export function readIpSetList(root: XmlElement): WithXml<IpSetRecord>[] {
   return childElements(requireRoot(root, 'list'), 'ipset').map(readIpSet);
 }
 
@@ -32,7 +32,7 @@ export function ipSetCreateXml(draft: IpSetDraft): XmlElement {
  * Body of `PUT /api/2.0/services/ipset/{id}`: the current object, revision
  * included, with the draft's fields replaced and everything else kept.
  */
-export function ipSetUpdateXml(current: IpSetRecord, draft: IpSetDraft): XmlElement {
+export function ipSetUpdateXml(current: WithXml<IpSetRecord>, draft: IpSetDraft): XmlElement {
   let xml = setChild(current.xml, textElement('name', draft.name));
   if (draft.description !== undefined) {
     xml = setChild(xml, textElement('description', draft.description ?? ''));

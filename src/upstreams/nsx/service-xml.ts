@@ -1,13 +1,13 @@
 /** Services (`<application>`) off and onto the wire. */
 import type { ServiceDraft } from './drafts.ts';
 import { optionalText, readGroupingRecord, requireRoot } from './fields.ts';
-import type { ServiceRecord } from './wire.ts';
+import type { ServiceRecord, WithXml } from './wire.ts';
 import { removeChildren, setChild } from './xml-edit.ts';
 import { childElement, childElements, element, textElement, type XmlElement } from './xml.ts';
 
 const elementOrder = ['applicationProtocol', 'value', 'sourcePort'];
 
-export function readService(node: XmlElement): ServiceRecord {
+export function readService(node: XmlElement): WithXml<ServiceRecord> {
   const record = readGroupingRecord(node, 'application');
   const ports = childElement(node, 'element');
   return {
@@ -19,7 +19,7 @@ export function readService(node: XmlElement): ServiceRecord {
 }
 
 /** `<list><application>...</application>...</list>` */
-export function readServiceList(root: XmlElement): ServiceRecord[] {
+export function readServiceList(root: XmlElement): WithXml<ServiceRecord>[] {
   return childElements(requireRoot(root, 'list'), 'application').map(readService);
 }
 
@@ -45,7 +45,7 @@ export function serviceCreateXml(draft: ServiceDraft): XmlElement {
  * Body of `PUT /api/2.0/services/application/{id}`: the whole current object
  * (objectId and revision included) with the draft's fields replaced.
  */
-export function serviceUpdateXml(current: ServiceRecord, draft: ServiceDraft): XmlElement {
+export function serviceUpdateXml(current: WithXml<ServiceRecord>, draft: ServiceDraft): XmlElement {
   let xml = setChild(current.xml, textElement('name', draft.name));
   if (draft.description !== undefined) {
     xml = setChild(xml, textElement('description', draft.description ?? ''));

@@ -22,8 +22,12 @@ export interface GroupingRecord {
   revision: number | null;
   scope: ScopeRecord | null;
   inheritanceAllowed: boolean | null;
-  xml: XmlElement;
+  /** The element as NSX-v sent it (kept on update); null from NSX-T, which speaks JSON. */
+  xml: XmlElement | null;
 }
+
+/** A record as NSX-v's XML client reads it: with its element. */
+export type WithXml<T> = T & { xml: XmlElement };
 
 /** `<ipset>` */
 export interface IpSetRecord extends GroupingRecord {
