@@ -48,6 +48,7 @@ import {
   decodeResource8,
   decodeSource,
   decodeVra8Page,
+  decodeVersion,
   skipTop,
   toActionTemplate,
   toCatalogItem,
@@ -503,7 +504,7 @@ export class Vra8Client implements VraApi {
     if (projectId === undefined || projectId === null || projectId === '') {
       throw new UpstreamBadResponseError('vra', `blueprint ${blueprintId} has no project`, 200);
     }
-    await this.#releaseVersion(call, blueprintId, (blueprint.totalVersions ?? 0) + 1, item);
+    await this.#releaseVersion(call, blueprintId, await this.#nextVersion(call, blueprintId), item);
     const source = await this.#importSource(call, projectId);
     await this.#share(call, item.organization.subtenantRef ?? projectId, source);
     return this.#publishedItem(call, blueprintId);
@@ -518,14 +519,40 @@ export class Vra8Client implements VraApi {
     return decodeBlueprint(parseJson(response.body, response.status), response.status);
   }
 
+  /**
+   * A version the blueprint does not have yet: one past the highest whole
+   * version (listBlueprintVersionsUsingGET), as vRA 8's UI numbers them.
+   */
+  async #nextVersion(call: CallContext, blueprintId: string): Promise<string> {
+    const taken = new Set<string>();
+    for (let skip = 0; ; skip += wholeListPage) {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: path`/blueprint/api/blueprints/${blueprintId}/versions`,
+        route: '/blueprint/api/blueprints/{blueprintId}/versions',
+        query: { $skip: skip, $top: wholeListPage },
+      });
+      const page = decodeVra8Page(
+        parseJson(response.body, response.status),
+        response.status,
+        decodeVersion,
+      );
+      for (const version of page.content) taken.add(version);
+      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
+    }
+    let next = Math.max(0, ...[...taken].map((version) => Number.parseInt(version, 10) || 0)) + 1;
+    while (taken.has(String(next))) next += 1;
+    return String(next);
+  }
+
   async #releaseVersion(
     call: CallContext,
     blueprintId: string,
-    next: number,
+    next: string,
     item: WireProviderCatalogItem,
   ): Promise<void> {
     const body: Vra8BlueprintVersionRequest = {
-      version: String(next),
+      version: next,
       description: item.description,
       changeLog: `Published through the gateway as "${item.name}".`,
       release: true,

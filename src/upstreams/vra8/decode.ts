@@ -281,8 +281,8 @@ const stateOf: Record<string, WireRequestState> = {
 
 export function toCatalogRequest(request: Vra8Request): WireCatalogRequest {
   // Request.catalogItemId is "UUID:version"; the contract's catalogItemId is the item's id.
+  // Every request names its action (a create too), so only catalogItemId tells an order.
   const item = request.catalogItemId?.split(':')[0];
-  const isAction = request.actionId !== undefined && request.actionId !== null;
   return {
     id: request.id,
     requestNumber: null,
@@ -292,7 +292,7 @@ export function toCatalogRequest(request: Vra8Request): WireCatalogRequest {
     requestedFor: request.requestedBy ?? null,
     dateCreated: request.createdAt ?? null,
     dateCompleted: request.completedAt ?? null,
-    catalogItemRef: isAction || item === undefined || item === '' ? null : { id: item },
+    catalogItemRef: item === undefined || item === '' ? null : { id: item },
   };
 }
 
@@ -427,6 +427,14 @@ export function decodeBlueprint(value: unknown, status: number): Vra8Blueprint {
     throw bad('a blueprint with fields of unexpected types', status);
   }
   return value as unknown as Vra8Blueprint;
+}
+
+/** A `BlueprintVersion`'s `version` (listBlueprintVersionsUsingGET). */
+export function decodeVersion(value: unknown, status: number): string {
+  if (!isObject(value) || typeof value['version'] !== 'string') {
+    throw bad('a blueprint version without a version', status);
+  }
+  return value['version'];
 }
 
 export function decodeSource(value: unknown, status: number): Vra8CatalogSource {
