@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import type { GatewayConfig } from '../../src/gateway-config.ts';
 import type { CallContext } from '../../src/http/upstream-http.ts';
 import { createNsxManagers, type NsxManagers } from '../../src/upstreams/nsx/network-manager.ts';
 import { readNsxAnyError } from '../../src/upstreams/nsxt/error-json.ts';
@@ -116,14 +117,15 @@ describe('NsxtClient against a loopback fake', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    managers = createNsxManagers(
-      loadConfig({
-        NSX_URL: `http://127.0.0.1:${port}`,
-        NSX_USERNAME: 'admin',
-        NSX_PASSWORD: 'secret',
-        NSX_API: 't',
-      }),
-    );
+    const url = new URL(`http://127.0.0.1:${port}`);
+    const base = loadConfig({ NSX_USERNAME: 'admin', NSX_PASSWORD: 'secret', NSX_API: 't' });
+    const config: GatewayConfig = {
+      ...base,
+      vro: { ...base.vro, url },
+      vra: { ...base.vra, url },
+      nsx: { ...base.nsx, url },
+    };
+    managers = createNsxManagers(config);
   });
   afterAll(async () => {
     await managers.close();
