@@ -178,10 +178,10 @@ describe('the catalog journey on vRA 8', () => {
       (n) => n.name,
     );
     expect(names).toEqual([centos!.name]);
-    expect(mine.data.entitledCatalogItems.nodes[0].businessGroups).toContainEqual({
-      id: developmentProject.id,
-      name: developmentProject.name,
-    });
+    // CentOS is shared with Development and Quality: the developer is a member of Development only.
+    expect(mine.data.entitledCatalogItems.nodes[0].businessGroups).toEqual([
+      { id: developmentProject.id, name: developmentProject.name },
+    ]);
   });
 
   it('orders an item with its project and inputs, and follows the request to SUCCESSFUL with its resources', async () => {

@@ -121,6 +121,11 @@ function vra8(overrides: Route = () => undefined): Route {
           body: { tokenType: 'Bearer', token: bearer(Number(refreshToken.split('-')[1])) },
         };
       }
+      case 'GET /iaas/api/projects':
+        return {
+          status: 200,
+          body: { content: [{ id: projectId, name: 'Development', _links: {} }], totalElements: 1 },
+        };
       case 'GET /catalog/api/items':
         return {
           status: 200,
@@ -235,12 +240,18 @@ describe('the vRA 8 client behind the catalog types', () => {
     const { fake, gql } = await start(vra8(), { VRA_API_GENERATION: '8' });
     expect((await gql(entitled)).errors).toBeUndefined();
     const paths = fake.received.map((r) => `${r.method} ${r.path}${r.query}`);
-    expect(paths).toEqual([
+    expect(paths.slice(0, 2)).toEqual([
       'POST /csp/gateway/am/api/login?access_token',
       'POST /iaas/api/login',
-      'GET /catalog/api/items?%24skip=0&%24top=50&expandProjects=true',
-      `GET /catalog/api/items/${itemId}?expandProjects=true`,
     ]);
+    // The caller's projects are read once per operation, beside the items.
+    expect(paths.slice(2).sort()).toEqual(
+      [
+        'GET /catalog/api/items?%24skip=0&%24top=50&expandProjects=true',
+        `GET /catalog/api/items/${itemId}?expandProjects=true`,
+        'GET /iaas/api/projects?%24skip=0&%24top=200',
+      ].sort(),
+    );
     expect(fake.received[0]?.body).toEqual({
       username: 'svc',
       password: 'secret-pass-8',
@@ -248,6 +259,7 @@ describe('the vRA 8 client behind the catalog types', () => {
     });
     expect(fake.received[1]?.body).toEqual({ refreshToken: 'refresh-1' });
     expect(fake.received[2]?.authorization?.startsWith('Bearer e30.')).toBe(true);
+    expect(new Set(fake.received.slice(2).map((r) => r.authorization)).size).toBe(1);
   });
 
   it('maps projects to business groups and the item schema to its request template', async () => {

@@ -62,7 +62,7 @@ describe('vRA 8 translations', () => {
     });
   });
 
-  it('builds a request template from the item schema defaults, the first project its business group', () => {
+  it("builds a request template from the item schema defaults, the caller's first project its business group", () => {
     const item = decodeCatalogItem8(
       {
         id: 'i1',
@@ -73,8 +73,8 @@ describe('vRA 8 translations', () => {
       },
       200,
     );
-    expect(toRequestTemplate(item)).toMatchObject({
-      businessGroupId: 'p1',
+    expect(toRequestTemplate(item, new Set(['p2']))).toMatchObject({
+      businessGroupId: 'p2',
       data: { a: 1 },
       description: null,
       reasons: null,

@@ -48,6 +48,7 @@ import {
   decodeResource8,
   decodeSource,
   decodeVra8Page,
+  decodeProjectId,
   decodeVersion,
   skipTop,
   toActionTemplate,
@@ -165,23 +166,52 @@ export class Vra8Client implements VraApi {
     return asVra7Page(items, page, toCatalogItem);
   }
 
-  /** `GET /catalog/api/items?expandProjects=true` (getCatalogItemsUsingGET_5): what the caller may request, per project. */
+  /**
+   * `GET /catalog/api/items?expandProjects=true` (getCatalogItemsUsingGET_5):
+   * what the caller may request. An item lists every project it is shared
+   * with; its business groups are those the caller is a member of
+   * (`GET /iaas/api/projects`, getProjects, answers only the caller's).
+   */
   async listEntitledCatalogItems(
     call: CallContext,
     page: PageRequest,
   ): Promise<WirePage<WireEntitledCatalogItemView>> {
-    const response = await this.#send(call, {
-      method: 'GET',
-      path: '/catalog/api/items',
-      route: '/catalog/api/items',
-      query: { ...skipTop(page), expandProjects: true },
-    });
+    const [response, member] = await Promise.all([
+      this.#send(call, {
+        method: 'GET',
+        path: '/catalog/api/items',
+        route: '/catalog/api/items',
+        query: { ...skipTop(page), expandProjects: true },
+      }),
+      this.#memberProjects(call),
+    ]);
     const items = decodeVra8Page(
       parseJson(response.body, response.status),
       response.status,
       decodeCatalogItem8,
     );
-    return asVra7Page(items, page, toEntitledItem);
+    return asVra7Page(items, page, (item) => toEntitledItem(item, member));
+  }
+
+  /** The ids of the projects the caller is a member of (getProjects, vra-iaas.json). */
+  async #memberProjects(call: CallContext): Promise<ReadonlySet<string>> {
+    const ids = new Set<string>();
+    for (let skip = 0; ; skip += wholeListPage) {
+      const response = await this.#send(call, {
+        method: 'GET',
+        path: '/iaas/api/projects',
+        route: '/iaas/api/projects',
+        query: { $skip: skip, $top: wholeListPage },
+      });
+      const page = decodeVra8Page(
+        parseJson(response.body, response.status),
+        response.status,
+        decodeProjectId,
+      );
+      for (const id of page.content) ids.add(id);
+      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
+    }
+    return ids;
   }
 
   async #catalogItem(call: CallContext, id: string): Promise<Vra8CatalogItem> {
@@ -196,7 +226,11 @@ export class Vra8Client implements VraApi {
 
   /** The item's request form: built from its input `schema` (getCatalogItemUsingGET_5). */
   async getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
-    return toRequestTemplate(await this.#catalogItem(call, catalogItemId));
+    const [item, member] = await Promise.all([
+      this.#catalogItem(call, catalogItemId),
+      this.#memberProjects(call),
+    ]);
+    return toRequestTemplate(item, member);
   }
 
   /**

@@ -145,9 +145,13 @@ export function toCatalogItem(item: Vra8CatalogItem): WireCatalogItem {
  * Business group ↔ project: vRA 8 shares catalog items with projects
  * (CatalogItem.projectIds, "Associated project IDs that can be used for
  * requesting") where vRA 7 entitled business groups; a project id is the
- * `businessGroupId` of `requestCatalogItem` and becomes its `projectId`.
+ * `businessGroupId` of `requestCatalogItem` and becomes its `projectId`. Only the caller's projects
+ * are listed: an item names every project it is shared with.
  */
-export function toEntitledItem(item: Vra8CatalogItem): WireEntitledCatalogItemView {
+export function toEntitledItem(
+  item: Vra8CatalogItem,
+  member: ReadonlySet<string>,
+): WireEntitledCatalogItemView {
   const names = new Map<string, string | null>();
   for (const project of item.projects ?? []) {
     if (project.id !== undefined) names.set(project.id, project.name ?? null);
@@ -156,10 +160,12 @@ export function toEntitledItem(item: Vra8CatalogItem): WireEntitledCatalogItemVi
     catalogItemId: item.id,
     name: item.name,
     description: item.description ?? null,
-    entitledOrganizations: item.projectIds.map((id) => ({
-      subtenantRef: id,
-      subtenantLabel: names.get(id) ?? null,
-    })),
+    entitledOrganizations: item.projectIds
+      .filter((id) => member.has(id))
+      .map((id) => ({
+        subtenantRef: id,
+        subtenantLabel: names.get(id) ?? null,
+      })),
     catalogItemTypeRef: typeRef(item),
     outputResourceTypeRef: null,
   };
@@ -190,12 +196,15 @@ function inputDefaults(schema: unknown): Json {
  * unchanged: `data` holds the inputs (the schema's defaults), `businessGroupId`
  * the project (the item's first), `schema` the item's input schema: the form.
  */
-export function toRequestTemplate(item: Vra8CatalogItem): WireRequestTemplate {
+export function toRequestTemplate(
+  item: Vra8CatalogItem,
+  member: ReadonlySet<string>,
+): WireRequestTemplate {
   const template: WireRequestTemplate = {
     type: 'vra8.CatalogItemRequest',
     catalogItemId: item.id,
     catalogItemName: item.name,
-    businessGroupId: item.projectIds[0] ?? null,
+    businessGroupId: item.projectIds.find((id) => member.has(id)) ?? item.projectIds[0] ?? null,
     description: null,
     reasons: null,
     data: inputDefaults(item.schema),
@@ -204,6 +213,14 @@ export function toRequestTemplate(item: Vra8CatalogItem): WireRequestTemplate {
   const problem = jsonBoundsProblem(template);
   if (problem !== undefined) throw bad(`a catalog item schema: ${problem}`, 200);
   return template;
+}
+
+/** A `Project`'s id (vra-iaas.json: `id` required). */
+export function decodeProjectId(value: unknown, status: number): string {
+  if (!isObject(value) || typeof value['id'] !== 'string') {
+    throw bad('a project without an id', status);
+  }
+  return value['id'];
 }
 
 export function decodeRequestResponses(
