@@ -2,7 +2,9 @@ import type { Config } from '../config.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
 import type { FaultPlan } from './faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';
+import { startNsxtSimulator } from './nsxt/index.ts';
 import { startVraSimulator } from './vra/index.ts';
+import { startVra8Simulator } from './vra8/index.ts';
 import { startVroSimulator } from './vro/index.ts';
 
 export interface StartedSimulators {
@@ -16,6 +18,8 @@ export interface StartedSimulators {
  * Starts the built-in simulator of every upstream whose URL is unset, on a
  * loopback port, and answers the configuration pointed at them. The
  * simulators take the configured credentials, or their own when none are set.
+ * The first generation by default; VRA_API_GENERATION=8 simulates vRA 8 and
+ * NSX_API=t the NSX-T Policy API.
  */
 export async function startSimulators(config: Config): Promise<StartedSimulators> {
   const closers: Array<() => Promise<void>> = [];
@@ -40,7 +44,13 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
   } else summary.push(`vro: ${config.vro.url.origin}`);
 
   let vra = { ...config.vra, url: config.vra.url ?? new URL('http://unset') };
-  if (config.vra.url === undefined) {
+  if (config.vra.url === undefined && config.vra.generation === '8') {
+    const sim = await startVra8Simulator(credentials(config.vra));
+    slowed(sim);
+    closers.push(() => sim.close());
+    vra = { ...config.vra, url: sim.url, username: sim.username, password: sim.password };
+    summary.push(`vra: built-in vRA 8 simulator at ${sim.url.href}`);
+  } else if (config.vra.url === undefined) {
     const sim = await startVraSimulator({
       ...credentials(config.vra),
       ...(config.vra.tenant === undefined ? {} : { tenant: config.vra.tenant }),
@@ -58,7 +68,13 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
   } else summary.push(`vra: ${config.vra.url.origin}`);
 
   let nsx = { ...config.nsx, url: config.nsx.url ?? new URL('http://unset') };
-  if (config.nsx.url === undefined) {
+  if (config.nsx.url === undefined && config.nsx.api === 't') {
+    const sim = await startNsxtSimulator(credentials(config.nsx));
+    slowed(sim);
+    closers.push(() => sim.close());
+    nsx = { ...config.nsx, url: sim.url, username: sim.username, password: sim.password };
+    summary.push(`nsx: built-in NSX-T simulator at ${sim.url.href}`);
+  } else if (config.nsx.url === undefined) {
     const sim = await startNsxSimulator(credentials(config.nsx));
     slowed(sim);
     closers.push(() => sim.close());
