@@ -1,4 +1,5 @@
 import type { SharedCache } from '../../cache/shared-cache.ts';
+import { detached } from '../../cache/shared-read.ts';
 import { isObject } from './decode.ts';
 import {
   UnauthenticatedError,
@@ -87,10 +88,17 @@ export class VraDispatch implements VraApi {
     this.#v7 = options.v7;
     this.#v8 = options.v8;
     this.#serviceAccount = options.serviceAccount;
-    this.#probe = new GenerationProbe(
-      options.configured,
-      options.ask ?? ((call) => askVraGeneration(options.seam, call)),
-    );
+    // The question serves every call waiting for it: it is not aborted with the
+    // call that happened to ask it, nor written down in that call's audit trail.
+    const ask =
+      options.ask ??
+      ((call: CallContext) =>
+        askVraGeneration(options.seam, {
+          signal: detached,
+          requestId: call.requestId,
+          ...(call.stats === undefined ? {} : { stats: call.stats }),
+        }));
+    this.#probe = new GenerationProbe(options.configured, ask);
   }
 
   /** The generation once known (configured or asked). */
