@@ -358,6 +358,30 @@ describe('the NSX-T simulator: the firewall', () => {
     );
   });
 
+  it('takes IPv4 and IPv6 addresses, CIDRs and ranges in source and destination groups, beside paths', async () => {
+    const body = {
+      source_groups: ['10.0.1.10', '10.0.2.0/24', '/infra/domains/default/groups/web-servers'],
+      destination_groups: ['10.0.3.5-10.0.3.9', 'fd00:10::/64', 'fd00::1', 'fd00::1-fd00::9'],
+    };
+    expect((await send('PATCH', `${rules}/ips`, { body })).status).toBe(200);
+    const read = await send('GET', `${rules}/ips`);
+    expect(read.json).toMatchObject(body);
+    expect(sim.counters.refusals).toEqual([]);
+  });
+
+  it('refuses what is neither a path nor an address in the groups, and an address among services', async () => {
+    for (const value of ['10.0.1.300', '10.0.0.0/33', '10.0.0.9-fd00::1', 'web-servers']) {
+      const answer = await send('PATCH', `${rules}/r`, { body: { source_groups: [value] } });
+      expectApiError(answer, 400, 255);
+    }
+    expectApiError(await send('PATCH', `${rules}/r`, { body: { services: ['10.0.0.1'] } }), 400);
+    expectApiError(
+      await send('PATCH', `${rules}/r`, { body: { destination_groups: ['any', '10.0.0.1'] } }),
+      400,
+    );
+    expect(sim.counters.refusals.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 400]);
+  });
+
   it('deletes a rule, and a policy with its rules', async () => {
     expect((await send('DELETE', `${rules}/drop-rest`)).status).toBe(200);
     expect((await send('GET', `${rules}/drop-rest`)).status).toBe(404);
@@ -397,6 +421,139 @@ describe('the NSX-T simulator: load balancer and Tier-1s', () => {
     );
     expectApiError(
       await send('PATCH', `${policy}/lb-virtual-servers/web-vip`, { body: { ports: [] } }),
+      400,
+    );
+  });
+
+  it('refuses a virtual server whose LB service or application profile does not exist', async () => {
+    const server = {
+      ip_address: '10.0.9.11',
+      ports: ['80'],
+      lb_service_path: '/infra/lb-services/web-lb',
+      application_profile_path: '/infra/lb-app-profiles/default-http-lb-app-profile',
+    };
+    expect((await send('PUT', `${policy}/lb-virtual-servers/v2`, { body: server })).status).toBe(
+      200,
+    );
+    const noService = await send('PUT', `${policy}/lb-virtual-servers/v3`, {
+      body: { ...server, lb_service_path: '/infra/lb-services/nope' },
+    });
+    expectApiError(noService, 400);
+    expect(noService.json['error_message']).toContain('lb_service_path');
+    const noProfile = await send('PUT', `${policy}/lb-virtual-servers/v3`, {
+      body: { ...server, application_profile_path: '/infra/lb-app-profiles/nope' },
+    });
+    expectApiError(noProfile, 400);
+    expect(noProfile.json['error_message']).toContain('application_profile_path');
+    expectApiError(
+      await send('PUT', `${policy}/lb-virtual-servers/v3`, {
+        body: { ...server, application_profile_path: '/infra/lb-services/web-lb' },
+      }),
+      400,
+    );
+    expect(sim.object('/infra/lb-virtual-servers/v3')).toBeUndefined();
+  });
+
+  it('lists the LB service on t1-web with its virtual server, and refuses to delete it while used', async () => {
+    const list = await send('GET', `${policy}/lb-services`);
+    expect(list.json).toMatchObject({
+      result_count: 1,
+      results: [
+        {
+          id: 'web-lb',
+          path: '/infra/lb-services/web-lb',
+          connectivity_path: '/infra/tier-1s/t1-web',
+        },
+      ],
+    });
+    expect(sim.object('/infra/lb-virtual-servers/web-vip')).toMatchObject({
+      lb_service_path: '/infra/lb-services/web-lb',
+    });
+    expectApiError(await send('DELETE', `${policy}/lb-services/web-lb`), 400, 500030);
+    expect((await send('DELETE', `${policy}/lb-virtual-servers/web-vip`)).status).toBe(200);
+    expect((await send('DELETE', `${policy}/lb-services/web-lb`)).status).toBe(200);
+    expect((await send('GET', `${policy}/lb-services/web-lb`)).status).toBe(404);
+  });
+
+  it('creates an LB service on an existing Tier-1 only', async () => {
+    const made = await send('PUT', `${policy}/lb-services/iso-lb`, {
+      body: { connectivity_path: '/infra/tier-1s/t1-isolated' },
+    });
+    expect(made.status).toBe(200);
+    expect(made.json).toMatchObject({
+      resource_type: 'LBService',
+      enabled: true,
+      size: 'SMALL',
+      _revision: 0,
+    });
+    expectApiError(
+      await send('PUT', `${policy}/lb-services/bad-lb`, {
+        body: { connectivity_path: '/infra/tier-1s/nope' },
+      }),
+      400,
+    );
+    expectApiError(
+      await send('PUT', `${policy}/lb-services/bad-lb`, { body: { size: 'HUGE' } }),
+      400,
+      255,
+    );
+  });
+
+  it('answers the three default application profiles by type, system owned', async () => {
+    const list = await send('GET', `${policy}/lb-app-profiles`);
+    expect(
+      (list.json['results'] as Array<{ id: string; resource_type: string }>).map((p) => [
+        p.id,
+        p.resource_type,
+      ]),
+    ).toEqual([
+      ['default-http-lb-app-profile', 'LBHttpProfile'],
+      ['default-tcp-lb-app-profile', 'LBFastTcpProfile'],
+      ['default-udp-lb-app-profile', 'LBFastUdpProfile'],
+    ]);
+    const http = await send('GET', `${policy}/lb-app-profiles/default-http-lb-app-profile`);
+    expect(http.json).toMatchObject({ resource_type: 'LBHttpProfile', _system_owned: true });
+    expectApiError(
+      await send('PATCH', `${policy}/lb-app-profiles/default-tcp-lb-app-profile`, {
+        body: { idle_timeout: 10 },
+      }),
+      400,
+      500071,
+    );
+    expectApiError(
+      await send('DELETE', `${policy}/lb-app-profiles/default-udp-lb-app-profile`),
+      400,
+      500071,
+    );
+  });
+
+  it("creates a profile of a named type, refuses one without a known type or with another type's field", async () => {
+    const made = await send('PUT', `${policy}/lb-app-profiles/my-http`, {
+      body: { resource_type: 'LBHttpProfile', x_forwarded_for: 'INSERT' },
+    });
+    expect(made.status).toBe(200);
+    expect(made.json).toMatchObject({
+      resource_type: 'LBHttpProfile',
+      path: '/infra/lb-app-profiles/my-http',
+    });
+    expectApiError(await send('PUT', `${policy}/lb-app-profiles/p2`, { body: {} }), 400);
+    expectApiError(
+      await send('PUT', `${policy}/lb-app-profiles/p2`, {
+        body: { resource_type: 'LBSourceIpPersistenceProfile' },
+      }),
+      400,
+    );
+    expectApiError(
+      await send('PUT', `${policy}/lb-app-profiles/p2`, {
+        body: { resource_type: 'LBFastUdpProfile', close_timeout: 8 },
+      }),
+      400,
+      255,
+    );
+    expectApiError(
+      await send('PATCH', `${policy}/lb-app-profiles/my-http`, {
+        body: { resource_type: 'LBFastTcpProfile' },
+      }),
       400,
     );
   });
@@ -497,6 +654,24 @@ describe('the NSX-T simulator: strictness', () => {
       ],
       ['GET', `${policy}/tier-1s`, 'Tier1ListResult'],
       ['GET', `${policy}/tier-1s/t1-isolated`, 'Tier1'],
+      ['GET', `${policy}/lb-services`, 'LBServiceListResult'],
+      ['GET', `${policy}/lb-services/web-lb`, 'LBService'],
+      [
+        'PUT',
+        `${policy}/lb-services/tour`,
+        'LBService',
+        { connectivity_path: '/infra/tier-1s/t1-isolated', error_log_level: 'WARNING' },
+      ],
+      ['GET', `${policy}/lb-app-profiles`, 'LBAppProfileListResult'],
+      ['GET', `${policy}/lb-app-profiles/default-http-lb-app-profile`, 'LBHttpProfile'],
+      ['GET', `${policy}/lb-app-profiles/default-tcp-lb-app-profile`, 'LBFastTcpProfile'],
+      ['GET', `${policy}/lb-app-profiles/default-udp-lb-app-profile`, 'LBFastUdpProfile'],
+      [
+        'PUT',
+        `${policy}/lb-app-profiles/tour`,
+        'LBFastTcpProfile',
+        { resource_type: 'LBFastTcpProfile', idle_timeout: 60 },
+      ],
     ];
     for (const [method, path, definition, body] of tour) {
       const answer = await send(method, path, body === undefined ? {} : { body });
@@ -512,5 +687,6 @@ describe('the NSX-T simulator: strictness', () => {
       expect(answer.status).toBeGreaterThanOrEqual(400);
       expect(specProblem('ApiError', answer.json, false)).toBeNull();
     }
+    expect(sim.counters.answerViolations).toEqual([]);
   });
 });

@@ -42,6 +42,27 @@ describe('the NSX-T Policy API definitions subset', () => {
     expect(specProblem('Service', { service_entries: [{ l4_protocol: 'TCP' }] })).not.toBeNull();
   });
 
+  it('reads an application profile by its resource_type: LBHttpProfile, LBFastTcpProfile, LBFastUdpProfile', () => {
+    const list = (profile: Record<string, unknown>) => ({ result_count: 1, results: [profile] });
+    expect(
+      specProblem('LBAppProfileListResult', list({ resource_type: 'LBHttpProfile', ntlm: true })),
+    ).toBeNull();
+    expect(
+      specProblem(
+        'LBAppProfileListResult',
+        list({ resource_type: 'LBFastTcpProfile', ntlm: true }),
+      ),
+    ).toContain('ntlm');
+    expect(specProblem('LBAppProfileListResult', list({ idle_timeout: 1 }))).not.toBeNull();
+    expect(
+      specProblem('LBFastUdpProfile', { resource_type: 'LBFastUdpProfile', idle_timeout: 0 }),
+    ).not.toBeNull();
+    expect(
+      specProblem('LBService', { size: 'DLB', connectivity_path: '/infra/tier-1s/t1' }),
+    ).toBeNull();
+    expect(specProblem('LBService', { size: 'HUGE' })).not.toBeNull();
+  });
+
   it('refuses a field the definition lacks, at the top and inside', () => {
     expect(specProblem('Rule', { action: 'ALLOW', colour: 'red' })).toContain('colour');
     expect(specProblem('Rule', { tags: [{ tag: 't', colour: 'red' }] })).toContain('colour');

@@ -13,6 +13,7 @@
 import { collectionRoutes } from './collection-routes.ts';
 import { revisionedWrite } from './revisioned-write.ts';
 import { pathExists } from './references.ts';
+import { addressFamily } from './value-checks.ts';
 import type { NsxtDomain, PolicyObject, SecurityPolicyEntry } from './seed.ts';
 import {
   checkBody,
@@ -31,16 +32,28 @@ function bySequence(rules: Iterable<PolicyObject>): PolicyObject[] {
   );
 }
 
-/** Rule paths: `ANY` alone, or paths of stored groups (services: stored services). */
+/** Fields of a rule that take IP addresses besides group paths (Rule: "Along with paths we support IP Address"). */
+const addressFields = new Set(['source_groups', 'destination_groups']);
+
+/**
+ * Rule paths: `ANY` alone (any case), else paths of stored groups
+ * (services: stored services); the source and destination groups may also
+ * hold IPv4 or IPv6 addresses, CIDRs and ranges.
+ */
 function rulePathsProblem(call: NsxtCall, rule: PolicyObject): string | null {
   for (const field of ['source_groups', 'destination_groups', 'services', 'scope']) {
     const paths = rule[field] as string[];
-    if (paths.includes('ANY')) {
+    if (paths.some((path) => path.toUpperCase() === 'ANY')) {
       if (paths.length > 1) return `${field}: ANY cannot be combined with other paths.`;
       continue;
     }
     for (const path of paths) {
-      if (!pathExists(call.state, path)) return `${field}: invalid path ${path}.`;
+      if (pathExists(call.state, path)) continue;
+      if (addressFields.has(field) && !path.startsWith('/')) {
+        if (addressFamily(path) !== null) continue;
+        return `${field}: invalid IP address ${path}.`;
+      }
+      return `${field}: invalid path ${path}.`;
     }
   }
   return null;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { collectionRoutes } from './collection-routes.ts';
-import { referrers } from './references.ts';
+import { deletable } from './references.ts';
 import type { PolicyObject } from './seed.ts';
 import { errorCodes, notFound, sendError, type NsxtCall } from './sim-context.ts';
 import { addressesProblem } from './value-checks.ts';
@@ -71,15 +71,7 @@ export function groupRoutes(call: NsxtCall, domainId: string, rest: string[]): v
       beforeDelete(inner, existing) {
         // NSX-T 3.x deletes a group in use with force=true; NSX 4.x ignores force (deprecated)
         const forced = inner.major === 3 && inner.request.query.get('force') === 'true';
-        const users = referrers(inner.state, String(existing['path']));
-        if (users.length === 0 || forced) return true;
-        sendError(
-          inner,
-          400,
-          errorCodes.inUse,
-          `Cannot delete Group ${String(existing['id'])}: it is referenced by ${users.join(', ')}.`,
-        );
-        return false;
+        return deletable(inner, 'Group', existing, forced);
       },
     },
     rest,

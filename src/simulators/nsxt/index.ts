@@ -9,7 +9,8 @@
 import { hasBasicAuth, sendJson, startSimServer, type SimObserved } from '../sim-server.ts';
 import { firewallRoutes } from './firewall-routes.ts';
 import { groupRoutes } from './group-routes.ts';
-import { lbRoutes } from './lb-routes.ts';
+import { appProfileRoutes, lbServiceRoutes, virtualServerRoutes } from './lb-routes.ts';
+import { locate } from './references.ts';
 import { foreignChange } from './revisioned-write.ts';
 import { seedNsxtState, type NsxtState, type PolicyObject } from './seed.ts';
 import { serviceRoutes } from './service-routes.ts';
@@ -109,41 +110,17 @@ function route(call: NsxtCall, version: string): void {
     case 'services':
       return serviceRoutes(call, tail);
     case 'lb-virtual-servers':
-      return lbRoutes(call, tail);
+      return virtualServerRoutes(call, tail);
+    case 'lb-services':
+      return lbServiceRoutes(call, tail);
+    case 'lb-app-profiles':
+      return appProfileRoutes(call, tail);
     case 'tier-1s':
       return tier1Routes(call, tail);
     case undefined:
     default:
       return notFound(call);
   }
-}
-
-/** Where a Policy path is stored: its map and key. */
-function locate(
-  state: NsxtState,
-  path: string,
-): { get: () => PolicyObject | undefined; set: (object: PolicyObject) => void } | undefined {
-  const parts = path.split('/').slice(1);
-  const at = (map: Map<string, PolicyObject>, id: string) => ({
-    get: () => map.get(id),
-    set: (object: PolicyObject) => void map.set(id, object),
-  });
-  if (parts[0] !== 'infra') return undefined;
-  if (parts.length === 3 && parts[1] === 'services') return at(state.services, parts[2] ?? '');
-  if (parts.length === 3 && parts[1] === 'lb-virtual-servers')
-    return at(state.virtualServers, parts[2] ?? '');
-  if (parts.length === 3 && parts[1] === 'tier-1s') return at(state.tier1s, parts[2] ?? '');
-  const domain = parts[1] === 'domains' ? state.domains.get(parts[2] ?? '') : undefined;
-  if (domain === undefined) return undefined;
-  if (parts.length === 5 && parts[3] === 'groups') return at(domain.groups, parts[4] ?? '');
-  const entry =
-    parts[3] === 'security-policies' ? domain.securityPolicies.get(parts[4] ?? '') : undefined;
-  if (entry === undefined) return undefined;
-  if (parts.length === 5) {
-    return { get: () => entry.policy, set: (object) => void (entry.policy = object) };
-  }
-  if (parts.length === 7 && parts[5] === 'rules') return at(entry.rules, parts[6] ?? '');
-  return undefined;
 }
 
 export async function startNsxtSimulator(
@@ -155,7 +132,12 @@ export async function startNsxtSimulator(
   const major = version.startsWith('3.') ? 3 : 4;
   let state = seedNsxtState();
   const switches: NsxtSwitches = { ...defaultSwitches(), ...options.switches };
-  const counters: NsxtCounters = { conflicts: [], foreignWrites: 0 };
+  const counters: NsxtCounters = {
+    conflicts: [],
+    foreignWrites: 0,
+    refusals: [],
+    answerViolations: [],
+  };
   const accounts = [{ username, password }, ...(options.users ?? [])];
 
   const server = await startSimServer(
@@ -232,6 +214,8 @@ export async function startNsxtSimulator(
       Object.assign(switches, defaultSwitches());
       counters.conflicts.length = 0;
       counters.foreignWrites = 0;
+      counters.refusals.length = 0;
+      counters.answerViolations.length = 0;
       server.faults.clear();
       server.requests.length = 0;
     },

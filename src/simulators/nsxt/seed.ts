@@ -2,8 +2,9 @@
  * The simulated NSX-T manager's objects, as the Policy API stores them, and
  * the seed a fresh simulator starts with: the same lab as the NSX-v
  * simulator's seed in the Policy API's shapes (groups of IP addresses, L4
- * services, one security policy with a few rules, a virtual server, two
- * Tier-1 gateways).
+ * services, one security policy with a few rules, two Tier-1 gateways, a
+ * load balancer service on one of them with a virtual server, and the
+ * manager's default application profiles).
  */
 import { randomUUID } from 'node:crypto';
 
@@ -25,6 +26,10 @@ export interface NsxtState {
   domains: Map<string, NsxtDomain>;
   services: Map<string, PolicyObject>;
   virtualServers: Map<string, PolicyObject>;
+  /** LBServices (`/infra/lb-services/{id}`), each on a Tier-1 by `connectivity_path`. */
+  lbServices: Map<string, PolicyObject>;
+  /** Application profiles (`/infra/lb-app-profiles/{id}`): LBHttpProfile, LBFastTcpProfile, LBFastUdpProfile. */
+  appProfiles: Map<string, PolicyObject>;
   tier1s: Map<string, PolicyObject>;
   /** Next system-assigned `rule_id`. */
   nextRuleId: number;
@@ -82,6 +87,12 @@ function relativeSegment(resourceType: string): string {
       return 'rules';
     case 'LBVirtualServer':
       return 'lb-virtual-servers';
+    case 'LBService':
+      return 'lb-services';
+    case 'LBHttpProfile':
+    case 'LBFastTcpProfile':
+    case 'LBFastUdpProfile':
+      return 'lb-app-profiles';
     case 'Tier1':
       return 'tier-1s';
     case 'Domain':
@@ -242,6 +253,18 @@ export function seedNsxtState(): NsxtState {
     },
     { id: 'web-vip', resourceType: 'LBVirtualServer', parentPath: '/infra', user: seedUser },
   );
+  const webLb = housekeeping(
+    {
+      display_name: 'Web LB',
+      connectivity_path: '/infra/tier-1s/t1-web',
+      enabled: true,
+      size: 'SMALL',
+      error_log_level: 'INFO',
+      access_log_enabled: false,
+      relax_scale_validation: false,
+    },
+    { id: 'web-lb', resourceType: 'LBService', parentPath: '/infra', user: seedUser },
+  );
   const tier1 = (id: string, name: string, fields: PolicyObject): PolicyObject =>
     housekeeping(
       {
@@ -263,6 +286,8 @@ export function seedNsxtState(): NsxtState {
     ]),
     services,
     virtualServers: new Map([['web-vip', virtualServer]]),
+    lbServices: new Map([['web-lb', webLb]]),
+    appProfiles: new Map(defaultAppProfiles().map((p) => [String(p['id']), p])),
     tier1s: new Map([
       [
         't1-web',
@@ -272,4 +297,33 @@ export function seedNsxtState(): NsxtState {
     ]),
     nextRuleId: 1004,
   };
+}
+
+/** The manager's default application profiles: system owned, one of each type. */
+function defaultAppProfiles(): PolicyObject[] {
+  const profile = (id: string, resourceType: string, fields: PolicyObject): PolicyObject =>
+    housekeeping(
+      { display_name: id, ...fields },
+      { id, resourceType, parentPath: '/infra', user: 'system', systemOwned: true },
+    );
+  return [
+    profile('default-http-lb-app-profile', 'LBHttpProfile', {
+      idle_timeout: 15,
+      request_header_size: 1024,
+      response_header_size: 4096,
+      response_timeout: 60,
+      ntlm: false,
+      http_redirect_to_https: false,
+      response_buffering: false,
+    }),
+    profile('default-tcp-lb-app-profile', 'LBFastTcpProfile', {
+      close_timeout: 8,
+      idle_timeout: 1800,
+      ha_flow_mirroring_enabled: false,
+    }),
+    profile('default-udp-lb-app-profile', 'LBFastUdpProfile', {
+      idle_timeout: 300,
+      flow_mirroring_enabled: false,
+    }),
+  ];
 }

@@ -4,7 +4,7 @@
  * system services (`_system_owned`, `is_default`) refuse every change.
  */
 import { collectionRoutes } from './collection-routes.ts';
-import { referrers } from './references.ts';
+import { deletable } from './references.ts';
 import type { PolicyObject } from './seed.ts';
 import { errorCodes, sendError, type NsxtCall } from './sim-context.ts';
 import { portsProblem } from './value-checks.ts';
@@ -53,26 +53,7 @@ export function serviceRoutes(call: NsxtCall, rest: string[]): void {
       definition: 'Service',
       listDefinition: 'ServiceListResult',
       complete: completeService,
-      beforeDelete(inner, existing) {
-        if (existing['_system_owned'] === true) {
-          sendError(
-            inner,
-            400,
-            errorCodes.systemOwned,
-            `Service ${String(existing['id'])} is system owned and cannot be deleted.`,
-          );
-          return false;
-        }
-        const users = referrers(inner.state, String(existing['path']));
-        if (users.length === 0) return true;
-        sendError(
-          inner,
-          400,
-          errorCodes.inUse,
-          `Cannot delete Service ${String(existing['id'])}: it is referenced by ${users.join(', ')}.`,
-        );
-        return false;
-      },
+      beforeDelete: (inner, existing) => deletable(inner, 'Service', existing),
     },
     rest,
   );

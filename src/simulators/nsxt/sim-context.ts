@@ -30,6 +30,20 @@ export interface NsxtCounters {
   conflicts: Array<{ method: string; path: string; sent: number | null; current: number }>;
   /** Writes another client made through `foreignWrites` or `touch`. */
   foreignWrites: number;
+  /**
+   * Requests refused as invalid (400 and 415), oldest first: `definition`
+   * names the Policy API definition the body failed, when it was that; else
+   * a value rule, a missing path, a bad page parameter, a media type.
+   */
+  refusals: Array<{
+    method: string;
+    path: string;
+    status: number;
+    message: string;
+    definition: string | null;
+  }>;
+  /** Answers the simulator was about to send that were not instances of their definition (simulator bugs, answered 500). */
+  answerViolations: Array<{ method: string; path: string; definition: string; problem: string }>;
 }
 
 export interface NsxtCall {
@@ -103,7 +117,12 @@ export function sendError(
   status: number,
   errorCode: number,
   message: string,
+  definition: string | null = null,
 ): void {
+  if (status === 400 || status === 415) {
+    const { method, path } = call.request;
+    call.counters.refusals.push({ method, path, status, message, definition });
+  }
   sendJson(call.response, status, apiErrorBody(status, errorCode, message));
 }
 
@@ -122,7 +141,12 @@ export function methodNotAllowed(call: NsxtCall): void {
 
 /** 200 with a body that must be a `definition` (closed). */
 export function sendModel(call: NsxtCall, definition: string, body: unknown): void {
-  assertSpec(definition, body);
+  const problem = specProblem(definition, body);
+  if (problem !== null) {
+    const { method, path } = call.request;
+    call.counters.answerViolations.push({ method, path, definition, problem });
+    throw new Error(`simulator answer is not a ${definition}: ${problem}`);
+  }
   sendJson(call.response, 200, body);
 }
 
@@ -168,7 +192,7 @@ export function readBody(call: NsxtCall): Record<string, unknown> | null {
 export function checkBody(call: NsxtCall, definition: string, body: unknown): boolean {
   const problem = specProblem(definition, body);
   if (problem === null) return true;
-  sendError(call, 400, errorCodes.invalidBody, problem);
+  sendError(call, 400, errorCodes.invalidBody, problem, definition);
   return false;
 }
 
