@@ -39,8 +39,11 @@ interface Vra8Stack {
   close(): Promise<void>;
 }
 
-async function startVra8Stack(env: Record<string, string> = {}): Promise<Vra8Stack> {
-  const sim = await startVra8Simulator({ requestStepMs: 40 });
+async function startVra8Stack(
+  env: Record<string, string> = {},
+  shared?: Vra8Simulator,
+): Promise<Vra8Stack> {
+  const sim = shared ?? (await startVra8Simulator({ requestStepMs: 40 }));
   const config = loadConfig({
     VRA_URL: sim.url.href,
     VRA_USERNAME: sim.username,
@@ -71,7 +74,7 @@ async function startVra8Stack(env: Record<string, string> = {}): Promise<Vra8Sta
     },
     async close() {
       await gateway.close();
-      await sim.close();
+      if (shared === undefined) await sim.close();
     },
   };
 }
@@ -107,6 +110,43 @@ describe('detecting the generation at VRA_URL', () => {
     expect(stack.sim.requestsTo('GET', '/iaas/api/about')).toHaveLength(0);
     expect(stack.sim.requestsTo('POST', '/csp/gateway/am/api/login')).toHaveLength(1);
     expect(stack.sim.requestsTo('POST', '/iaas/api/login')).toHaveLength(1);
+  });
+
+  it('follows a request through the subscription when the subscription is what asks the generation', async () => {
+    stack = await startVra8Stack({ VRA_API_GENERATION: '8' });
+    const ordered = await stack.gql(
+      'mutation($input: RequestCatalogItemInput!) { requestCatalogItem(input: $input) { request { id } } }',
+      { input: { catalogItemId: centos!.id, data: { hostname: 'asked-01' } } },
+    );
+    expect(ordered.errors).toBeUndefined();
+    const id = ordered.data.requestCatalogItem.request.id as string;
+    const detecting = await startVra8Stack({}, stack.sim);
+    const server = await listen(detecting.gateway);
+    const sse = await SseSubscription.open(
+      server.url,
+      'subscription($id: ID!) { catalogRequest(id: $id) { id state final } }',
+      { id },
+      { 'x-graphql-csrf': '1' },
+    );
+    try {
+      const states: string[] = [];
+      for (;;) {
+        const event = await sse.next();
+        if (event === null || event.event === 'complete') break;
+        expect(event.data.errors).toBeUndefined();
+        states.push(event.data.data.catalogRequest.state);
+      }
+      expect(states.at(-1)).toBe('SUCCESSFUL');
+      expect(stack.sim.requestsTo('GET', '/iaas/api/about')).toHaveLength(1);
+      for (let waited = 0; detecting.gateway.clients.vra.activeWatches > 0; waited += 10) {
+        if (waited > 5000) throw new Error('the poller did not stop within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      sse.close();
+      await server.close();
+      await detecting.close();
+    }
   });
 
   it('picks vRA 7 on the vRA 7 simulator (404 to /iaas/api/about) and answers as before', async () => {
@@ -182,6 +222,29 @@ describe('the catalog journey on vRA 8', () => {
     expect(mine.data.entitledCatalogItems.nodes[0].businessGroups).toEqual([
       { id: developmentProject.id, name: developmentProject.name },
     ]);
+    const [bearer] = stack.sim
+      .requestsTo('GET', '/catalog/api/items')
+      .map((r) => /^Bearer (\S+)$/.exec(r.headers.authorization ?? '')?.[1])
+      .filter((token) => token !== undefined && stack.sim.bearerUser(token) === user.username);
+    expect(bearer).toBeDefined();
+    const out = await stack.gql(
+      'mutation { signOut }',
+      {},
+      { cookie: `gateway_session=${cookie}` },
+    );
+    expect(out.data).toEqual({ signOut: true });
+    const [logout] = stack.sim.requestsTo('POST', '/csp/gateway/am/api/auth/logout');
+    expect(logout?.headers.authorization).toBe(`Bearer ${bearer}`);
+    expect(stack.sim.bearerUser(bearer!)).toBeUndefined();
+  });
+
+  it('logs the service account in again once when vRA 8 refuses its bearer', async () => {
+    expect((await stack.gql(entitled)).errors).toBeUndefined();
+    const logins = stack.sim.requestsTo('POST', '/iaas/api/login').length;
+    stack.sim.expireTokensOf(stack.sim.username);
+    const again = await stack.gql(entitled);
+    expect(again.errors).toBeUndefined();
+    expect(stack.sim.requestsTo('POST', '/iaas/api/login')).toHaveLength(logins + 1);
   });
 
   it('orders an item with its project and inputs, and follows the request to SUCCESSFUL with its resources', async () => {
