@@ -180,6 +180,7 @@ describe('NSX-T: an edge’s virtual servers', () => {
         ipAddress: '10.0.9.21',
         protocol: 'UDP',
         port: '53',
+        connectionLimit: 0,
         applicationProfileId: 'default-udp-lb-app-profile',
       },
     });
@@ -187,7 +188,10 @@ describe('NSX-T: an edge’s virtual servers', () => {
     expect(named.data?.['addVirtualServer']).toMatchObject({
       protocol: 'UDP',
       applicationProfileId: 'default-udp-lb-app-profile',
+      connectionLimit: null,
     });
+    // 0 is the schema's "unlimited": no limit is sent (NSX-T's limits start at 1)
+    expect(sentBody('PUT')).not.toHaveProperty('max_concurrent_connections');
     sim.requests.length = 0;
     const nowhere = await stack.gql(addMutation, {
       edgeId: 't1-isolated',

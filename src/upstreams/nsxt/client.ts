@@ -673,10 +673,21 @@ function virtualServerBody(
       ? (keptProfile ?? defaultProfileOf[draft.protocol])
       : `/infra/lb-app-profiles/${draft.applicationProfileId}`;
   if (draft.defaultPoolId !== null) body['pool_path'] = `/infra/lb-pools/${draft.defaultPoolId}`;
-  if (draft.connectionLimit !== null) body['max_concurrent_connections'] = draft.connectionLimit;
-  if (draft.connectionRateLimit !== null)
-    body['max_new_connection_rate'] = draft.connectionRateLimit;
+  setLimit(body, 'max_concurrent_connections', draft.connectionLimit);
+  setLimit(body, 'max_new_connection_rate', draft.connectionRateLimit);
   return body;
+}
+
+/** A connection limit: 0 (the schema's "unlimited") is no limit on NSX-T, whose limits start at 1. */
+function setLimit(
+  body: Json,
+  field: 'max_concurrent_connections' | 'max_new_connection_rate',
+  value: number | null,
+): void {
+  if (value === null) return;
+  if (value !== 0) body[field] = value;
+  else if (field === 'max_concurrent_connections') delete body['max_concurrent_connections'];
+  else delete body['max_new_connection_rate'];
 }
 
 /** HTTPS needs a client SSL profile binding (a certificate) the schema's input cannot carry. */
