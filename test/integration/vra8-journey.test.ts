@@ -149,6 +149,22 @@ describe('detecting the generation at VRA_URL', () => {
     }
   });
 
+  it('signs a person in without a tenant on vRA 8 (the CSP domain is optional)', async () => {
+    stack = await startVra8Stack({ VRA_API_GENERATION: '8' });
+    const user = developer!;
+    const answer = await stack.gql(
+      'mutation($u: String!, $p: String!) { signIn(username: $u, password: $p) { name tenant } }',
+      { u: user.username, p: user.password },
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.signIn).toEqual({ name: user.username, tenant: null });
+    const [login] = stack.sim.requestsTo('POST', '/csp/gateway/am/api/login');
+    expect(JSON.parse(login!.body.toString('utf8'))).toEqual({
+      username: user.username,
+      password: user.password,
+    });
+  });
+
   it('picks vRA 7 on the vRA 7 simulator (404 to /iaas/api/about) and answers as before', async () => {
     const v7 = await startStack({
       configure: (config) => ({ ...config, vra: { ...config.vra, generation: undefined } }),

@@ -35,7 +35,11 @@ export const Mutation: MutationResolvers = {
   async signIn(_source, args, context) {
     const username = checkedText(args.username, 'username', 256).trim();
     const password = checkedText(args.password, 'password', 1024);
-    const tenant = args.tenant?.trim() || context.config.vra.tenant;
+    // vRA 8 needs no tenant (its CSP domain is optional): '' signs in without one.
+    const tenant =
+      args.tenant?.trim() ||
+      context.config.vra.tenant ||
+      ((await context.clients.vra.tenantRequired(context.call)) ? undefined : '');
     if (tenant === undefined) {
       throw new BadUserInputError('tenant is required: the gateway has no VRA_TENANT.', 'tenant');
     }
@@ -62,7 +66,7 @@ export const Mutation: MutationResolvers = {
       name: username,
       via: 'session',
       scopes: identity.sessionScopes,
-      tenant,
+      ...(tenant === '' ? {} : { tenant }),
       expiresAt: issued.expiresAt,
       session: { cookie, state },
     };

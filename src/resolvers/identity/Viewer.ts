@@ -11,7 +11,8 @@ const methods = {
 export const Viewer: ViewerResolvers = {
   name: (caller) => caller.name,
   via: (caller) => methods[caller.via],
-  tenant: (caller) => caller.tenant ?? null,
+  // A vRA 8 session signed in without a CSP domain keeps '' as its tenant: none.
+  tenant: (caller) => (caller.tenant === undefined || caller.tenant === '' ? null : caller.tenant),
   scopes: (caller) => [...caller.scopes].sort(),
   expiresAt: (caller) =>
     caller.expiresAt === undefined ? null : new Date(caller.expiresAt).toISOString(),

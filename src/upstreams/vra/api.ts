@@ -71,6 +71,8 @@ export interface VraApi {
   requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]>;
   getResource(call: CallContext, id: string): Promise<WireCatalogResource>;
   watchCatalogRequest(call: CallContext, id: string): AsyncIterableIterator<CatalogRequestEvent>;
+  /** Whether a sign-in needs a tenant: vRA 7's tenant yes, vRA 8's CSP `domain` is optional. */
+  tenantRequired(call: CallContext): Promise<boolean>;
   /** A person's sign-in: their own bearer. Refused credentials: an UpstreamStatusError 400 or 401. */
   signIn(call: CallContext, credential: VraCredential): Promise<IssuedToken>;
   /** Ends a person's token where the generation can. */

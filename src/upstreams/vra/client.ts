@@ -531,6 +531,11 @@ export class VraClient implements VraApi {
     );
   }
 
+  /** vRA 7 looks a user up within a tenant (`POST /identity/api/tokens` requires it). */
+  tenantRequired(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   /**
    * A person's sign-in: their own token from vRA's identity service, as vRA's
    * portal gets one. Wrong credentials answer 401 (UNAUTHENTICATED); nothing

@@ -228,6 +228,10 @@ export class VraDispatch implements VraApi {
     })();
   }
 
+  tenantRequired(call: CallContext): Promise<boolean> {
+    return this.#anonymous(call, (api) => api.tenantRequired(call));
+  }
+
   signIn(call: CallContext, credential: VraCredential): Promise<IssuedToken> {
     return this.#anonymous(call, (api) => api.signIn(call, credential));
   }

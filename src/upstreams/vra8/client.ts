@@ -678,6 +678,11 @@ export class Vra8Client implements VraApi {
     return toCatalogItem(await this.#catalogItem(call, blueprintId));
   }
 
+  /** The CSP `domain` is optional: a user name may carry its domain (`user@corp.local`). */
+  tenantRequired(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   /**
    * A person's sign-in: the CSP login with their credentials, then their
    * bearer from `/iaas/api/login`. Wrong credentials: the CSP's 400/401.
