@@ -11,9 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { Kind, parse, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNsxtSimulator, type NsxtSimulator } from '../../src/simulators/nsxt/index.ts';
+import type { NsxtSimulator } from '../../src/simulators/nsxt/index.ts';
 import { readExamples, type Example } from '../helpers/examples.ts';
-import { startStack, type GraphQLAnswer, type Stack } from '../helpers/stack.ts';
+import { startNsxtStack } from '../helpers/nsxt-stack.ts';
+import type { GraphQLAnswer, Stack } from '../helpers/stack.ts';
 
 /** Root fields the network schema adds to Query and Mutation. */
 function networkRootFields(): Set<string> {
@@ -96,26 +97,13 @@ const outcomes: Record<string, Outcome> = {
 let sim: NsxtSimulator;
 let stack: Stack;
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  sim = await startNsxtSimulator();
-  stack = await startStack({
-    configure: (config) => ({
-      ...config,
-      nsx: {
-        ...config.nsx,
-        url: sim.url,
-        username: sim.username,
-        password: sim.password,
-        api: 't',
-      },
-    }),
-  });
+  ({ sim, stack, close } = await startNsxtStack());
 });
 beforeEach(() => sim.reset());
-afterAll(async () => {
-  await stack.close();
-  await sim.close();
-});
+afterAll(() => close());
 
 async function run(
   example: Example,

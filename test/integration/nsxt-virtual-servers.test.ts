@@ -4,8 +4,9 @@
  * The gateway against the NSX-T simulator on loopback, through GraphQL.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNsxtSimulator, type NsxtSimulator } from '../../src/simulators/nsxt/index.ts';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import type { NsxtSimulator } from '../../src/simulators/nsxt/index.ts';
+import { startNsxtStack } from '../helpers/nsxt-stack.ts';
+import type { Stack } from '../helpers/stack.ts';
 
 const fields = `id name description enabled ipAddress protocol port connectionLimit connectionRateLimit applicationProfileId defaultPoolId`;
 const edgeQuery = `query ($id: ID!) { edge(id: $id) { id virtualServers { ${fields} } } }`;
@@ -33,26 +34,13 @@ function sentBody(method: string): Record<string, unknown> {
   return JSON.parse(sent[0]?.body.toString('utf8') ?? '') as Record<string, unknown>;
 }
 
+let close: () => Promise<void>;
+
 beforeAll(async () => {
-  sim = await startNsxtSimulator();
-  stack = await startStack({
-    configure: (config) => ({
-      ...config,
-      nsx: {
-        ...config.nsx,
-        url: sim.url,
-        username: sim.username,
-        password: sim.password,
-        api: 't',
-      },
-    }),
-  });
+  ({ sim, stack, close } = await startNsxtStack());
 });
 beforeEach(() => sim.reset());
-afterAll(async () => {
-  await stack.close();
-  await sim.close();
-});
+afterAll(() => close());
 
 describe('NSX-T: an edge’s virtual servers', () => {
   it('lists the virtual servers of a Tier-1’s LB service, the protocol from the profile’s type', async () => {
