@@ -24,6 +24,8 @@ export interface BenchOptions {
   warmupSeconds: number;
   soakSeconds: number;
   soakWarmupSeconds: number;
+  /** Soaks run one after the other, each with a fresh gateway; judged on their median. */
+  soakRuns: number;
   /** Operations per second during the soak (a fixed rate, so that memory is compared at equal load). */
   soakRate: number;
   /** Sequential operations per count or timing scenario. */
@@ -41,7 +43,8 @@ export interface BenchOptions {
 
 export const usage = `npm run bench -- [flags]
   --quick              a short smoke run (about a minute)
-  --soak-seconds <n>   soak length (default 240; 20 with --quick)
+  --soak-seconds <n>   length of each soak (default 70; 20 with --quick)
+  --soak-runs <n>      soaks, each with a fresh gateway, judged on their median (default 3; 1 with --quick)
   --soak-rate <n>      soak operations per second (default 400)
   --row-seconds <n>    measured seconds per load row (default 10; 2 with --quick)
   --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')};
@@ -58,6 +61,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
     options: {
       quick: { type: 'boolean', default: false },
       'soak-seconds': { type: 'string' },
+      'soak-runs': { type: 'string' },
       'soak-rate': { type: 'string' },
       'row-seconds': { type: 'string' },
       only: { type: 'string' },
@@ -82,14 +86,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
       throw new Error(`--only: unknown scenario "${name}" (${scenarioNames.join(', ')})`);
     }
   }
-  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 240);
+  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 70);
   return {
     quick,
     rowSeconds: positive('row-seconds', values['row-seconds'], quick ? 2 : 10),
     warmupSeconds: quick ? 1 : 2,
     soakSeconds,
-    // 15 s before the default soak, 2 s before each row: the default run stays under 12 minutes
-    soakWarmupSeconds: quick ? 5 : Math.min(45, Math.max(5, Math.round(soakSeconds / 5))),
+    // 25 s before each default soak, 2 s before each row: the default run stays under 12 minutes
+    soakWarmupSeconds: quick ? 5 : Math.min(45, Math.max(5, Math.round(soakSeconds / 3))),
+    soakRuns: positive('soak-runs', values['soak-runs'], quick ? 1 : 3),
     soakRate: positive('soak-rate', values['soak-rate'], 400),
     samples: quick ? 10 : 30,
     only: only as ScenarioName[],

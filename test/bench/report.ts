@@ -1,3 +1,4 @@
+import { startFlags } from './processes.ts';
 import { fmt } from './bench-context.ts';
 import { defaultRunLimitSeconds } from './bench-options.ts';
 import type { Machine } from './machine.ts';
@@ -86,7 +87,7 @@ export function benchmarksMarkdown(run: Run): string {
     '# Benchmarks',
     '',
     'Written by `npm run bench` (`test/bench/run.ts`); do not edit by hand. Every',
-    'scenario runs the gateway (`node --expose-gc src/main.ts`, as `npm start`',
+    `scenario runs the gateway (\`node ${startFlags().join(' ')} src/main.ts\`, as \`npm start\``,
     'does) and the upstream simulators (`node src/simulators/cli.ts`) as separate',
     'processes and talks real HTTP over loopback; load comes from',
     '[autocannon](https://github.com/mcollina/autocannon), run in a process of its own.',
@@ -131,7 +132,7 @@ export function benchmarksMarkdown(run: Run): string {
     '- Latency and throughput depend on what else the machine runs (see the load average',
     '  above); CPU ms per operation, read from /proc/<pid>/stat, much less so.',
     '- `npm run bench -- --quick` is a one-minute smoke run; `--help` lists the flags',
-    '  (`--only`, `--row-seconds`, `--soak-seconds`, `--soak-rate`, `--no-pin`, `--no-write`).',
+    '  (`--only`, `--row-seconds`, `--soak-seconds`, `--soak-runs`, `--soak-rate`, `--no-pin`, `--no-write`).',
     '  `--cpu-prof <dir>` profiles every gateway it starts; `node test/bench/profile-summary.ts',
     '  <file>.cpuprofile` then shows where the time went.',
     '- The simulators can be started on their own, for a gateway or a client of your own:',

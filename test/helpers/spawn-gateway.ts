@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,12 +32,21 @@ export interface SpawnedGateway {
   kill(): void;
 }
 
+/** The Node flags of `npm start` (V8's heap sizing, `--expose-gc`). */
+const startFlags = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 /**
- * Runs `node --expose-gc src/main.ts` as `npm start` does, with only PATH and
- * `env` in its environment, under the Node that runs the tests (the project's Node 24).
+ * Runs `src/main.ts` with the flags of `npm start`, with only PATH and `env`
+ * in its environment, under the Node that runs the tests (the project's Node 24).
  */
 export function spawnGateway(env: Record<string, string>): SpawnedGateway {
-  const child = spawn(process.execPath, ['--expose-gc', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...startFlags, 'src/main.ts'], {
     cwd: projectRoot,
     env: { PATH: process.env['PATH'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
