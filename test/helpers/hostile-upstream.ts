@@ -530,6 +530,9 @@ export async function startHostileUpstreams(seed: number): Promise<HostileUpstre
       VRA_USERNAME: 'svc@corp',
       VRA_PASSWORD: 'vra-secret',
       VRA_TENANT: 'qe',
+      // the fakes answer any path: the generations are told, not asked
+      VRA_API_GENERATION: '7',
+      NSX_API: 'v',
       NSX_URL: nsx.origin,
       NSX_USERNAME: 'svc',
       NSX_PASSWORD: 'nsx-secret',

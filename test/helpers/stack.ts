@@ -65,7 +65,11 @@ export interface StackOptions {
   logger?: Logger;
 }
 
-/** The variables that point a gateway (a spawned process, or loadConfig) at the three simulators. */
+/**
+ * The variables that point a gateway (a spawned process, or loadConfig) at the
+ * three simulators, which speak the first generation (vRA 7, NSX-v): no
+ * generation is asked of them.
+ */
 export function simulatorsEnv(sims: Pick<Stack, 'vro' | 'vra' | 'nsx'>): Record<string, string> {
   const { vro, vra, nsx } = sims;
   return {
@@ -76,9 +80,11 @@ export function simulatorsEnv(sims: Pick<Stack, 'vro' | 'vra' | 'nsx'>): Record<
     VRA_USERNAME: vra.username,
     VRA_PASSWORD: vra.password,
     VRA_TENANT: vra.tenant,
+    VRA_API_GENERATION: '7',
     NSX_URL: nsx.url.href,
     NSX_USERNAME: nsx.username,
     NSX_PASSWORD: nsx.password,
+    NSX_API: 'v',
   };
 }
 
@@ -98,14 +104,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulated: GatewayConfig = {
     ...base,
     vro: { ...base.vro, url: vro.url, username: vro.username, password: vro.password },
+    // The simulators speak vRA 7 and NSX-v: no generation probe unless a test asks for one (`configure`).
     vra: {
       ...base.vra,
+      generation: base.vra.generation ?? '7',
       url: vra.url,
       username: vra.username,
       password: vra.password,
       tenant: vra.tenant,
     },
-    // The NSX-v simulator speaks NSX-v: no generation probe unless a test asks for one (`configure`).
     nsx: {
       ...base.nsx,
       api: base.nsx.api ?? 'v',
