@@ -5,7 +5,7 @@ import { blueprintSourceType, Catalog } from './catalog.ts';
 import { Deployments, failureTrigger, type RequestStatus } from './deployments.ts';
 import { Vra8Error } from './errors.ts';
 import { Vra8Identity } from './identity.ts';
-import { createVra8Routes, latestApiVersion } from './routes.ts';
+import { createVra8Routes, latestApiVersion, type Vra8Refusal } from './routes.ts';
 import {
   databaseAdministratorsProject,
   developmentProject,
@@ -19,7 +19,7 @@ import {
 } from './seed.ts';
 import { Vra8Specs } from './specs.ts';
 
-export type { RequestStatus, SeededTemplate, Vra8Project, Vra8User };
+export type { RequestStatus, SeededTemplate, Vra8Project, Vra8Refusal, Vra8User };
 export {
   blueprintSourceType,
   databaseAdministratorsProject,
@@ -60,6 +60,8 @@ export interface Vra8Simulator extends SimObserved {
   readonly password: string;
   /** Requests received with this method on exactly this decoded path. */
   requestsTo(method: string, path: string): RecordedRequest[];
+  /** Every request answered 400 (a body the spec refuses, inputs the item refuses), oldest first. */
+  readonly refusals: Vra8Refusal[];
   /** The user a valid bearer token was issued to, or undefined (expired, revoked, unknown). */
   bearerUser(token: string): string | undefined;
   /** Every bearer token issued so far. */
@@ -98,6 +100,7 @@ export async function startVra8Simulator(
   const deployments = new Deployments(now, options.requestStepMs ?? 75);
   const users: Vra8User[] = [{ username, password }, ...(options.users ?? vra8Users)];
   seed(options.templates ?? seededTemplates, { blueprints, catalog, admin: username });
+  const refusals: Vra8Refusal[] = [];
 
   const server = await startSimServer(
     createVra8Routes({
@@ -109,6 +112,7 @@ export async function startVra8Simulator(
       blueprints,
       deployments,
       admin: username,
+      refusals,
     }),
     {
       ...options,
@@ -127,6 +131,7 @@ export async function startVra8Simulator(
     username,
     password,
     requests: server.requests,
+    refusals,
     faults: server.faults,
     nextRequest: (match) => server.nextRequest(match),
     requestsTo: (method, path) =>

@@ -34,6 +34,15 @@ export interface Vra8World {
   deployments: Deployments;
   /** The service account: the only catalog administrator. */
   admin: string;
+  /** Where each 400 answer is written down (a body the spec refuses, a bad input). */
+  refusals?: Vra8Refusal[];
+}
+
+/** A request the simulator answered 400. */
+export interface Vra8Refusal {
+  method: string;
+  path: string;
+  message: string;
 }
 
 export const latestApiVersion = '2021-07-15';
@@ -543,6 +552,12 @@ export function createVra8Routes(world: Vra8World): SimHandler {
       const checked = specs.validateError(body);
       if (!checked.ok) throw new SpecViolation('An error body', checked.errors);
       result = { status: error.status, body };
+      if (error.status === 400)
+        world.refusals?.push({
+          method: request.method,
+          path: request.path,
+          message: error.message,
+        });
     }
     sendJson(response, result.status, result.body);
   };

@@ -1,0 +1,319 @@
+/**
+ * Every catalog example of examples/ against the strict vRA 8 simulator,
+ * which checks each request body against VMware's Swagger subsets
+ * (src/simulators/specs/vra8/) and answers 400 to one that fails them. The
+ * examples carry vRA 7 ids (catalog item `c7a0e3d2-…01`, business group
+ * `11ebafdb-…`, the seeded request `f0e1d2c3-…`); each is run with the vRA 8
+ * seed's counterpart (test/helpers/generations.ts), and the ids of a request
+ * and a machine the example needs are those of an order placed first. What
+ * docs/configuration.md ("vRA 8") says vRA 8 answers null or NOT_SUPPORTED
+ * is asserted to answer exactly so, with no call to vRA. After each example
+ * the simulator must have refused none of the gateway's requests.
+ */
+import { readFileSync } from 'node:fs';
+import { Kind, parse, type DocumentNode } from 'graphql';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readExamples, type Example } from '../helpers/examples.ts';
+import { vra8, type GenerationStack } from '../helpers/generations.ts';
+import { SseSubscription } from '../helpers/sse.ts';
+import { listen, type GraphQLAnswer } from '../helpers/stack.ts';
+
+/** Root fields the catalog and identity schemas add to Query, Mutation and Subscription. */
+function rootFieldsOfSchemas(...files: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    const schema = parse(readFileSync(new URL(`../../schema/${file}`, import.meta.url), 'utf8'));
+    for (const definition of schema.definitions) {
+      if (
+        (definition.kind === Kind.OBJECT_TYPE_EXTENSION ||
+          definition.kind === Kind.OBJECT_TYPE_DEFINITION) &&
+        ['Query', 'Mutation', 'Subscription'].includes(definition.name.value)
+      ) {
+        for (const field of definition.fields ?? []) names.add(field.name.value);
+      }
+    }
+  }
+  return names;
+}
+
+function rootFieldsOf(document: DocumentNode): string[] {
+  return document.definitions.flatMap((definition) =>
+    definition.kind === Kind.OPERATION_DEFINITION
+      ? definition.selectionSet.selections.flatMap((s) =>
+          s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : [],
+        )
+      : [],
+  );
+}
+
+function schemaFieldsOf(document: DocumentNode): string[] {
+  return document.definitions.flatMap((definition) =>
+    definition.kind === Kind.OPERATION_DEFINITION
+      ? definition.selectionSet.selections.flatMap((s) =>
+          s.kind === Kind.FIELD ? [s.name.value] : [],
+        )
+      : [],
+  );
+}
+
+const catalog = rootFieldsOfSchemas('catalog.graphql', 'identity.graphql');
+const examples = readExamples().filter((e) =>
+  schemaFieldsOf(parse(e.document)).some((field) => catalog.has(field)),
+);
+const byName = (name: string): Example => {
+  const example = examples.find((e) => e.name === name);
+  if (example === undefined) throw new Error(`no example ${name}`);
+  return example;
+};
+
+const { ids } = vra8;
+const windows = '0f2d9a43-1c55-4a53-8d0e-5f7a3b2c2003';
+
+/** The vRA 7 ids of the examples' variables and the vRA 8 seed's objects standing for them. */
+const replacements: Array<[string, string]> = [
+  ['c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01', ids.centos.id],
+  ['11ebafdb-bc9f-4b39-9a16-e2015b412627', ids.development.id],
+  // publish-blueprint's vSphere template: a vRA 8 cloud template of the seed
+  ['9d1c7e2a-5b3f-4e6d-8a1c-0b2e4f6a8c1d', windows],
+];
+
+function vra8Variables(example: Example): Record<string, unknown> | undefined {
+  if (example.variables === undefined) return undefined;
+  let text = JSON.stringify(example.variables);
+  for (const [from, to] of replacements) text = text.replaceAll(from, to);
+  const variables = JSON.parse(text) as Record<string, any>;
+  // vRA 8 checks an order's inputs against the item's schema: the vRA 7 form's
+  // components (`vSphere_Machine_1`, `_leaseDays`) are no inputs of a cloud template
+  if (example.name === 'order-catalog-item') variables['input'].data = ids.orderData;
+  // a vRA 8 catalog item is a project's cloud template: the project is the subtenant
+  if (example.name === 'publish-blueprint')
+    variables['input'].organization.subtenantRef = ids.development.id;
+  return variables;
+}
+
+type Outcome =
+  /** every root field answered, none null, no error, vRA called */
+  | 'complete'
+  /** NOT_SUPPORTED naming vRA 8, no call to vRA */
+  | 'not-supported'
+  /** every catalog root field null without an error, no call to vRA */
+  | 'null';
+
+/** What docs/configuration.md ("vRA 8") says vRA 8 answers for each catalog example. */
+const outcomes: Record<string, Outcome> = {
+  providers: 'null',
+  'catalog-requests': 'null',
+  'register-catalog-item': 'not-supported',
+};
+
+let harness: GenerationStack;
+let server: Awaited<ReturnType<typeof listen>>;
+let orders = 0;
+
+beforeAll(async () => {
+  harness = await vra8.start({ requestStepMs: 40 });
+  server = await listen(harness.stack.gateway);
+});
+afterAll(async () => {
+  await server.close();
+  await harness.close();
+});
+beforeEach(() => {
+  harness.vra.refusals().length = 0;
+});
+
+async function gql(
+  document: string,
+  variables?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Promise<GraphQLAnswer<any>> {
+  return harness.stack.gql<any>(document, variables, headers);
+}
+
+/** Reads the whole SSE stream of a subscription; its last `next` event as the answer. */
+async function subscribe(
+  example: Example,
+  variables: Record<string, unknown> | undefined,
+): Promise<GraphQLAnswer<any>> {
+  const sse = await SseSubscription.open(server.url, example.document, variables ?? {}, {
+    'x-graphql-csrf': '1',
+  });
+  try {
+    let last: Pick<GraphQLAnswer<any>, 'data' | 'errors'> | undefined;
+    for (;;) {
+      const event = await sse.next();
+      if (event === null || event.event === 'complete') break;
+      last = event.data as Pick<GraphQLAnswer<any>, 'data' | 'errors'>;
+    }
+    expect(last).toBeDefined();
+    return { status: sse.status, headers: new Headers(), data: last?.data, errors: last?.errors };
+  } finally {
+    sse.close();
+  }
+}
+
+/** Orders the CentOS item (a unique deployment name) and waits for the request's end. */
+async function finishedOrder(): Promise<{ requestId: string; machine: any }> {
+  orders += 1;
+  const ordered = await gql(byName('order-catalog-item').document, {
+    input: {
+      catalogItemId: ids.centos.id,
+      businessGroupId: ids.development.id,
+      description: `examples-${orders}`,
+      data: ids.orderData,
+    },
+  });
+  expect(ordered.errors).toBeUndefined();
+  const requestId = ordered.data.requestCatalogItem.request.id as string;
+  const end = await subscribe(byName('follow-catalog-request'), { requestId });
+  expect(end.data.catalogRequest.state).toBe('SUCCESSFUL');
+  const built = await gql(byName('catalog-request-resources').document, { requestId });
+  const machine = built.data.catalogRequest.resources.find(
+    (r: { resourceType: string }) => r.resourceType === ids.machineType,
+  );
+  return { requestId, machine };
+}
+
+const token = () =>
+  harness.vra.tokenOf({ username: harness.vra.username, password: harness.vra.password });
+
+const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+describe('vRA 8: the catalog examples', () => {
+  it('finds the catalog examples and knows what vRA 8 answers for each', () => {
+    expect(examples.map((e) => e.name).sort()).toEqual([
+      'as-a-user',
+      'catalog-item-request-form',
+      'catalog-items',
+      'catalog-request-resources',
+      'catalog-requests',
+      'entitled-catalog-items',
+      'explore',
+      'follow-catalog-request',
+      'order-catalog-item',
+      'providers',
+      'publish-blueprint',
+      'register-catalog-item',
+      'run-resource-action',
+    ]);
+  });
+
+  it('writes down a body that fails the spec (the check the examples are held to is live)', async () => {
+    const bearer = await token();
+    const response = await fetch(
+      new URL(`/catalog/api/items/${ids.centos.id}/request`, harness.vra.url),
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ deploymentName: 7, inputs: {} }),
+      },
+    );
+    expect(response.status).toBe(400);
+    expect(harness.vra.refusals()).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        path: `/catalog/api/items/${ids.centos.id}/request`,
+      }),
+    ]);
+  });
+
+  it.each(examples.map((e) => [e.name, e] as const))(
+    'runs %s against the vRA 8 simulator, which refuses none of its requests',
+    async (name, example) => {
+      const outcome = outcomes[name] ?? 'complete';
+      let variables = vra8Variables(example);
+      let headers: Record<string, string> = {};
+      if (variables !== undefined && 'requestId' in variables) {
+        variables = { ...variables, requestId: (await finishedOrder()).requestId };
+      }
+      if (name === 'run-resource-action') {
+        const { machine } = await finishedOrder();
+        const powerOff = machine.actions.find((a: { name: string }) => a.name === 'Power Off');
+        variables = {
+          input: {
+            ...(variables?.['input'] as object),
+            resourceId: machine.id,
+            actionId: powerOff.id,
+          },
+        };
+      }
+      let bearer: string | undefined;
+      if (name === 'as-a-user') {
+        const stack = harness.stack;
+        bearer = await token();
+        headers = {
+          'x-vra-authorization': `Bearer ${bearer}`,
+          'x-vro-authorization': basic(stack.vro.username, stack.vro.password),
+          'x-nsx-authorization': basic(stack.nsx.username, stack.nsx.password),
+        };
+      }
+      const before = harness.vra.requests.length;
+      const answer =
+        example.operationType === 'subscription'
+          ? await subscribe(example, variables)
+          : await gql(example.document, variables, headers);
+      const calls = harness.vra.requests.slice(before);
+      const fields = rootFieldsOf(parse(example.document));
+      if (outcome === 'not-supported') {
+        expect(answer.errors?.[0]?.extensions).toMatchObject({
+          code: 'NOT_SUPPORTED',
+          generation: 'vRA 8',
+        });
+        expect(answer.data).toBeNull();
+        expect(calls).toEqual([]);
+      } else if (outcome === 'null') {
+        expect(answer.errors).toBeUndefined();
+        expect(answer.data).toEqual(Object.fromEntries(fields.map((field) => [field, null])));
+        expect(calls).toEqual([]);
+      } else {
+        expect(answer.errors).toBeUndefined();
+        for (const field of fields) {
+          // explore asks for the providers beside the rest: null on vRA 8, and no call for them
+          if (name === 'explore' && field === 'providers') {
+            expect(answer.data[field]).toBeNull();
+            continue;
+          }
+          expect(answer.data?.[field], field).not.toBeNull();
+        }
+        expect(calls.length).toBeGreaterThan(0);
+      }
+      if (name === 'explore') {
+        expect(calls.filter((c) => c.path.includes('provider'))).toEqual([]);
+      }
+      if (name === 'catalog-items' || name === 'as-a-user' || name === 'explore') {
+        // vRA 8 has no catalog providers: every item's provider is null
+        const nodes = answer.data.catalogItems.nodes as Array<{ provider: unknown }>;
+        expect(nodes.length).toBeGreaterThan(0);
+        for (const node of nodes) expect(node.provider).toBeNull();
+      }
+      if (bearer !== undefined) {
+        // the caller's own vRA 8 bearer, as sent, on every catalog call
+        expect(calls.map((c) => c.headers.authorization)).toEqual(
+          calls.map(() => `Bearer ${bearer}`),
+        );
+      }
+      if (name === 'order-catalog-item') {
+        expect(answer.data.requestCatalogItem.request).toMatchObject({
+          catalogItemId: ids.centos.id,
+          final: false,
+        });
+      }
+      if (name === 'follow-catalog-request') {
+        expect(answer.data.catalogRequest).toMatchObject({ state: 'SUCCESSFUL', final: true });
+        expect(
+          answer.data.catalogRequest.resources.map((r: { resourceType: string }) => r.resourceType),
+        ).toContain(ids.machineType);
+      }
+      if (name === 'run-resource-action') {
+        expect(answer.data.requestResourceAction.request.final).toBe(false);
+      }
+      if (name === 'entitled-catalog-items') {
+        expect(answer.data.entitledCatalogItems.nodes.map((n: { id: string }) => n.id)).toContain(
+          ids.centos.id,
+        );
+      }
+      expect(harness.vra.refusals()).toEqual([]);
+    },
+  );
+});
