@@ -13,6 +13,7 @@ import {
   startVra8Simulator,
   type Vra8Simulator,
 } from '../../src/simulators/vra8/index.ts';
+import type { Example } from './examples.ts';
 import { startStack, type Stack, type StackOptions } from './stack.ts';
 
 /** The vRA a harness runs, as the tests see it whichever the generation. */
@@ -70,6 +71,13 @@ export interface Generation {
   name: 'vRA 7' | 'vRA 8';
   generation: '7' | '8';
   ids: GenerationIds;
+  /**
+   * An example's variables (test/helpers/examples.ts) for this generation:
+   * as the file has them on vRA 7 (the vRA 7 simulator's seed); on vRA 8 with
+   * the vRA 8 seed's ids in place, and an order's `data` the inputs of its
+   * cloud template.
+   */
+  variablesOf(example: Example): Record<string, unknown> | undefined;
   start(options?: GenerationOptions): Promise<GenerationStack>;
 }
 
@@ -99,6 +107,7 @@ export const vra7: Generation = {
       vSphere_Machine_1: { data: { cpu: 2, memory: 4096, machine_prefix: 'atlas-' } },
     },
   },
+  variablesOf: (example) => example.variables,
   async start(options = {}) {
     const stack: Stack = await startStack({
       ...(options.env === undefined ? {} : { env: options.env }),
@@ -132,7 +141,16 @@ export const vra7: Generation = {
   },
 };
 
-const [centos8] = seededTemplates;
+const [centos8, , windows8] = seededTemplates;
+
+/** The vRA 7 ids of examples/ and the vRA 8 seed's objects standing for them. */
+const vra8Replacements: Array<[string, string]> = [
+  [vra7.ids.centos.id, centos8!.id],
+  [vra7.ids.development.id, developmentProject.id],
+  [vra7.ids.quality.id, qualityProject.id],
+  // publish-blueprint's vSphere template: a cloud template of the seed
+  ['9d1c7e2a-5b3f-4e6d-8a1c-0b2e4f6a8c1d', windows8!.id],
+];
 
 export const vra8: Generation = {
   name: 'vRA 8',
@@ -144,6 +162,20 @@ export const vra8: Generation = {
     machineType: 'Cloud.vSphere.Machine',
     power: { field: 'powerState', on: 'ON', off: 'OFF' },
     orderData: { hostname: 'atlas', cpuCount: 2 },
+  },
+  variablesOf(example) {
+    if (example.variables === undefined) return undefined;
+    let text = JSON.stringify(example.variables);
+    for (const [from, to] of vra8Replacements) text = text.replaceAll(from, to);
+    const variables = JSON.parse(text) as Record<string, any>;
+    // vRA 8 checks an order's inputs against the item's schema: the vRA 7 form's
+    // components (`vSphere_Machine_1`, `_leaseDays`) are no inputs of a cloud template
+    if (isRecord(variables['input']) && 'catalogItemId' in variables['input'])
+      variables['input']['data'] = vra8.ids.orderData;
+    // a vRA 8 catalog item is a project's cloud template: the project is the subtenant
+    if (example.name === 'publish-blueprint')
+      variables['input'].organization.subtenantRef = developmentProject.id;
+    return variables;
   },
   async start(options = {}) {
     const sim: Vra8Simulator = await startVra8Simulator({
@@ -204,3 +236,6 @@ export async function vra8Token(
   })) as { token: string };
   return iaas.token;
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

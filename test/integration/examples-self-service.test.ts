@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExamples, type Example } from '../helpers/examples.ts';
+import { generations, type Generation, type GenerationStack } from '../helpers/generations.ts';
 import { SseSubscription } from '../helpers/sse.ts';
-import { listen, startStack, type Stack } from '../helpers/stack.ts';
+import { listen } from '../helpers/stack.ts';
 
 const examples = readExamples();
 const byName = (name: string): Example => {
@@ -12,47 +13,61 @@ const byName = (name: string): Example => {
 
 const step = 1000;
 
-let stack: Stack;
-let server: Awaited<ReturnType<typeof listen>>;
-beforeAll(async () => {
-  stack = await startStack({ vra: { manualClock: true, requestStepMs: step } });
-  server = await listen(stack.gateway);
-});
-afterAll(async () => {
-  await server.close();
-  await stack.close();
-});
+/** What the order of order-catalog-item builds, as each generation describes its machine. */
+const built: Record<Generation['name'], { name: RegExp; data: Record<string, unknown> }> = {
+  'vRA 7': {
+    name: /^atlas-\d{4}$/,
+    data: { MachineCPU: 2, MachineMemory: 4096, MachineStatus: 'On' },
+  },
+  // vRA 8 names a machine after its template's resource; the host name comes from the inputs
+  'vRA 8': {
+    name: /^Cloud_vSphere_Machine_1$/,
+    data: { cpuCount: 2, powerState: 'ON', hostname: 'atlas-1' },
+  },
+};
 
-async function run(name: string, variables: Record<string, unknown>): Promise<any> {
-  const answer = await stack.gql<any>(byName(name).document, variables);
-  expect(answer.errors, name).toBeUndefined();
-  return answer.data;
-}
-
-/** Every `next` event of the follow example for a request, until the stream completes. */
-async function follow(requestId: string): Promise<any[]> {
-  const sse = await SseSubscription.open(server.url, byName('follow-catalog-request').document, {
-    requestId,
+describe.each(generations)('the self-service examples on $name', (generation) => {
+  let harness: GenerationStack;
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    harness = await generation.start({ manualClock: true, requestStepMs: step });
+    server = await listen(harness.stack.gateway);
   });
-  const seen: any[] = [];
-  try {
-    for (;;) {
-      const event = await sse.next();
-      if (event === null || event.event === 'complete') return seen;
-      expect(event.data.errors).toBeUndefined();
-      seen.push(event.data.data.catalogRequest);
-      // the simulator's clock moves one state per event: no state can be missed
-      stack.vra.advance(step);
-    }
-  } finally {
-    sse.close();
-  }
-}
+  afterAll(async () => {
+    await server.close();
+    await harness.close();
+  });
 
-describe('the self-service examples, chained as a user would', () => {
+  async function run(name: string, variables: Record<string, unknown>): Promise<any> {
+    const answer = await harness.stack.gql<any>(byName(name).document, variables);
+    expect(answer.errors, name).toBeUndefined();
+    return answer.data;
+  }
+
+  /** Every `next` event of the follow example for a request, until the stream completes. */
+  async function follow(requestId: string): Promise<any[]> {
+    const sse = await SseSubscription.open(server.url, byName('follow-catalog-request').document, {
+      requestId,
+    });
+    const seen: any[] = [];
+    try {
+      for (;;) {
+        const event = await sse.next();
+        if (event === null || event.event === 'complete') return seen;
+        expect(event.data.errors).toBeUndefined();
+        seen.push(event.data.data.catalogRequest);
+        // the simulator's clock moves one state per event: no state can be missed
+        harness.vra.advance(step);
+      }
+    } finally {
+      sse.close();
+    }
+  }
+
   it('orders an item, follows it to SUCCESSFUL, lists what it built and powers the machine off', async () => {
+    const { ids } = generation;
     const order = byName('order-catalog-item');
-    const placed = await run(order.name, order.variables ?? {});
+    const placed = await run(order.name, generation.variablesOf(order) ?? {});
     const requestId = placed.requestCatalogItem.request.id as string;
     expect(placed.requestCatalogItem.request.state).toBe('SUBMITTED');
 
@@ -64,12 +79,12 @@ describe('the self-service examples, chained as a user would', () => {
     ]);
     expect(events.at(-1).final).toBe(true);
 
-    const built = await run('catalog-request-resources', { requestId });
-    const machine = built.catalogRequest.resources.find(
-      (r: { resourceType: string }) => r.resourceType === 'Infrastructure.Virtual',
+    const resources = await run('catalog-request-resources', { requestId });
+    const machine = resources.catalogRequest.resources.find(
+      (r: { resourceType: string }) => r.resourceType === ids.machineType,
     );
-    expect(machine.name).toMatch(/^atlas-\d{4}$/);
-    expect(machine.data).toMatchObject({ MachineCPU: 2, MachineMemory: 4096, MachineStatus: 'On' });
+    expect(machine.name).toMatch(built[generation.name].name);
+    expect(machine.data).toMatchObject(built[generation.name].data);
     const powerOff = machine.actions.find((a: { name: string }) => a.name === 'Power Off');
 
     const acted = await run('run-resource-action', {
@@ -80,13 +95,21 @@ describe('the self-service examples, chained as a user would', () => {
 
     const after = await run('catalog-request-resources', { requestId });
     const off = after.catalogRequest.resources.find((r: { id: string }) => r.id === machine.id);
-    expect(off.data.MachineStatus).toBe('Off');
+    expect(off.data[ids.power.field]).toBe(ids.power.off);
     expect(off.actions.map((a: { name: string }) => a.name)).toContain('Power On');
 
+    const calls = harness.vra.requests.length;
     const mine = await run('catalog-requests', { first: 2 });
-    expect(mine.catalogRequests.nodes.map((n: { id: string }) => n.id)).toEqual([
-      acted.requestResourceAction.request.id,
-      requestId,
-    ]);
+    if (generation.name === 'vRA 7') {
+      expect(mine.catalogRequests.nodes.map((n: { id: string }) => n.id)).toEqual([
+        acted.requestResourceAction.request.id,
+        requestId,
+      ]);
+    } else {
+      // vRA 8 lists requests only per deployment: null, and nothing asked of it
+      expect(mine).toEqual({ catalogRequests: null });
+      expect(harness.vra.requests.length).toBe(calls);
+    }
+    expect(harness.vra.refusals()).toEqual([]);
   });
 });

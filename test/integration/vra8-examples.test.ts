@@ -67,29 +67,6 @@ const byName = (name: string): Example => {
 };
 
 const { ids } = vra8;
-const windows = '0f2d9a43-1c55-4a53-8d0e-5f7a3b2c2003';
-
-/** The vRA 7 ids of the examples' variables and the vRA 8 seed's objects standing for them. */
-const replacements: Array<[string, string]> = [
-  ['c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01', ids.centos.id],
-  ['11ebafdb-bc9f-4b39-9a16-e2015b412627', ids.development.id],
-  // publish-blueprint's vSphere template: a vRA 8 cloud template of the seed
-  ['9d1c7e2a-5b3f-4e6d-8a1c-0b2e4f6a8c1d', windows],
-];
-
-function vra8Variables(example: Example): Record<string, unknown> | undefined {
-  if (example.variables === undefined) return undefined;
-  let text = JSON.stringify(example.variables);
-  for (const [from, to] of replacements) text = text.replaceAll(from, to);
-  const variables = JSON.parse(text) as Record<string, any>;
-  // vRA 8 checks an order's inputs against the item's schema: the vRA 7 form's
-  // components (`vSphere_Machine_1`, `_leaseDays`) are no inputs of a cloud template
-  if (example.name === 'order-catalog-item') variables['input'].data = ids.orderData;
-  // a vRA 8 catalog item is a project's cloud template: the project is the subtenant
-  if (example.name === 'publish-blueprint')
-    variables['input'].organization.subtenantRef = ids.development.id;
-  return variables;
-}
 
 type Outcome =
   /** every root field answered, none null, no error, vRA called */
@@ -222,7 +199,7 @@ describe('vRA 8: the catalog examples', () => {
     'runs %s against the vRA 8 simulator, which refuses none of its requests',
     async (name, example) => {
       const outcome = outcomes[name] ?? 'complete';
-      let variables = vra8Variables(example);
+      let variables = vra8.variablesOf(example);
       let headers: Record<string, string> = {};
       if (variables !== undefined && 'requestId' in variables) {
         variables = { ...variables, requestId: (await finishedOrder()).requestId };
