@@ -3,7 +3,7 @@ import { watchFullGcs } from '../gc-trace.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
-import { memoryPrefix, type MemorySample } from '../memory-probe.ts';
+import { memoryPrefix, type MemorySample } from '../memory-sample.ts';
 import { residentBytes, sleep } from '../processes.ts';
 import type { Section } from '../report.ts';
 import { median } from '../stats.ts';
