@@ -10,6 +10,7 @@ import {
   textOf,
   type Browser,
 } from '../helpers/browser.ts';
+import { itemNames, openPortal, signIn, signInMessage, submitSignIn } from '../helpers/portal.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
 const missing = browserMissing('test/browser/portal-sign-in.test.ts');
@@ -25,32 +26,6 @@ const passwords = [dba.password, developer.password, tester.password, 'not-the-p
 const restricted = 'Oracle Database (restricted)';
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
 const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
-
-/** Opens the portal; it shows the sign-in form once it has asked who is calling. */
-async function openPortal(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/portal/`, { waitUntil: 'load' });
-  await page.locator('#sign-in-form').waitFor({ state: 'visible', timeout: 30_000 });
-}
-
-/** Fills the sign-in form as a person would and sends it. */
-async function submitSignIn(page: Page, user: { username: string; password: string }) {
-  await page.locator('#username').fill(user.username);
-  await page.locator('#password').fill(user.password);
-  await page.locator('#sign-in-form button[type=submit]').click();
-}
-
-/** Signs in and waits for the catalog of that user. */
-async function signIn(page: Page, user: { username: string; password: string }) {
-  await submitSignIn(page, user);
-  await page.locator('#sign-out').waitFor({ state: 'visible', timeout: 30_000 });
-  await page.locator('#catalog-items .card').first().waitFor({ timeout: 30_000 });
-}
-
-/** The names of the catalog items the page shows. */
-const itemNames = (page: Page) => page.locator('#catalog-items .card strong').allInnerTexts();
-
-/** What the sign-in form says (its alert or notice). */
-const signInMessage = (page: Page) => page.locator('#sign-in-message').innerText();
 
 describe.skipIf(missing)(`Signing in to the portal in a real browser${skipped}`, () => {
   let stack: Stack | undefined;

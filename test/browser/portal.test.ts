@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, chromiumPath, launchBrowser, type Browser } from '../helpers/browser.ts';
+import { states } from '../helpers/portal.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
 const missing = browserMissing('test/browser/portal.test.ts');
@@ -13,10 +14,6 @@ const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
 const waitForSignal = 'a28defe3-9bf0-4273-9247-6f57a5e5a5ab';
 /** A default user of the vRA simulator, entitled to CentOS 7 Machine (src/simulators/vra/users.ts). */
 const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
-
-/** The state badges inside `locator`, in order. */
-const states = (locator: Locator) => locator.locator('[data-state]').evaluateAll(badges);
-const badges = (elements: Element[]) => elements.map((e) => e.getAttribute('data-state'));
 
 describe.skipIf(missing)(
   `The self-service portal in a real browser${missing ? ` (skipped: ${chromiumPath} is absent)` : ''}`,

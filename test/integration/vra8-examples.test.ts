@@ -195,6 +195,36 @@ describe('vRA 8: the catalog examples', () => {
     ]);
   });
 
+  it("draws an item's required input without a default as null, and sends no input left null", async () => {
+    const form = await gql(byName('catalog-item-request-form').document, { first: 1 });
+    expect(form.errors).toBeUndefined();
+    expect(form.data.entitledCatalogItems.nodes[0].requestTemplate.data).toEqual({
+      hostname: null,
+      size: 'small',
+      cpuCount: 1,
+    });
+    const before = harness.vra.requests.length;
+    const ordered = await gql(byName('order-catalog-item').document, {
+      input: {
+        catalogItemId: ids.centos.id,
+        businessGroupId: ids.development.id,
+        description: 'left-null',
+        data: { hostname: 'left-null-01', size: null },
+      },
+    });
+    expect(ordered.errors).toBeUndefined();
+    const [post] = harness.vra.requests
+      .slice(before)
+      .filter(
+        (r) => r.method === 'POST' && r.path === `/catalog/api/items/${ids.centos.id}/request`,
+      );
+    expect(JSON.parse(post!.body.toString('utf8')).inputs).toEqual({
+      hostname: 'left-null-01',
+      cpuCount: 1,
+    });
+    expect(harness.vra.refusals()).toEqual([]);
+  });
+
   it.each(examples.map((e) => [e.name, e] as const))(
     'runs %s against the vRA 8 simulator, which refuses none of its requests',
     async (name, example) => {

@@ -81,6 +81,24 @@ describe('vRA 8 translations', () => {
     });
   });
 
+  it('lists a required input without a default as null in the template, for a form to ask for it', () => {
+    const item = decodeCatalogItem8(
+      {
+        id: 'i1',
+        name: 'Item',
+        projectIds: ['p1'],
+        type: { id: 'com.vmw.blueprint' },
+        schema: {
+          type: 'object',
+          required: ['b'],
+          properties: { a: { default: 1 }, b: { type: 'string' }, c: { type: 'string' } },
+        },
+      },
+      200,
+    );
+    expect(toRequestTemplate(item, new Set(['p1']))['data']).toEqual({ a: 1, b: null });
+  });
+
   it('refuses a catalog item without projectIds or type', () => {
     expect(() => decodeCatalogItem8({ id: 'i1', name: 'x' }, 200)).toThrow(
       UpstreamBadResponseError,

@@ -113,83 +113,95 @@ export interface NetworkManager {
   ): Promise<FirewallConfigAnswer>;
 }
 
+/** The methods each generation's client answers itself, with the same arguments. */
+const clientMethods = [
+  'listIpSets',
+  'getIpSet',
+  'createIpSet',
+  'updateIpSet',
+  'deleteIpSet',
+  'listServices',
+  'getService',
+  'createService',
+  'updateService',
+  'deleteService',
+  'listEdges',
+  'getEdge',
+  'forceSyncEdge',
+  'listVirtualServers',
+  'addVirtualServer',
+  'updateVirtualServer',
+  'deleteVirtualServer',
+  'getDistributedFirewall',
+  'getSection',
+] as const satisfies readonly (keyof NetworkManager)[];
+type ClientMethod = (typeof clientMethods)[number];
+
+/** The methods every generation's manager has: the client's, then those the managers add. */
+const managerMethods = [
+  ...clientMethods,
+  'addSectionRule',
+  'removeSectionRule',
+  'getFirewall',
+  'replaceFirewallRules',
+  'addFirewallRule',
+  'removeFirewallRule',
+] as const satisfies readonly (keyof NetworkManager)[];
+
+/** A NetworkManager method seen without its particular arguments, to hand them on. */
+type AnyMethod = (call: CallContext, ...rest: unknown[]) => unknown;
+
+/**
+ * For each of `names`, a method that hands its name and arguments to `send`:
+ * how a manager forwards a method without writing it out.
+ */
+function forwarders<K extends keyof NetworkManager>(
+  names: readonly K[],
+  send: (name: K, call: CallContext, rest: unknown[]) => unknown,
+): Pick<NetworkManager, K> {
+  const methods = names.map((name) => {
+    const method: AnyMethod = (call, ...rest) => send(name, call, rest);
+    return [name, method];
+  });
+  return Object.fromEntries(methods) as Pick<NetworkManager, K>;
+}
+
+/** Calls `name` of `target` (`this` being the target) with the arguments given. */
+function callOn<K extends keyof NetworkManager>(
+  target: Pick<NetworkManager, K>,
+  name: K,
+  call: CallContext,
+  rest: unknown[],
+): unknown {
+  return (target[name] as AnyMethod).call(target, call, ...rest);
+}
+
+/** The client methods of a manager: each calls the client's own. */
+function forwardToClient(
+  client: Pick<NetworkManager, ClientMethod>,
+): Pick<NetworkManager, ClientMethod> {
+  return forwarders(clientMethods, (name, call, rest) => callOn(client, name, call, rest));
+}
+
 /** NSX-v: the XML client, with the read-modify-write edits of firewall-edit.ts and dfw-edit.ts. */
-export class NsxvManager implements NetworkManager {
-  readonly client: NsxClient;
-  readonly #retry: ConflictRetry;
-
-  constructor(client: NsxClient, retry: ConflictRetry = defaultConflictRetry) {
-    this.client = client;
-    this.#retry = retry;
-  }
-
-  listIpSets = (call: CallContext, scopeId: string) => this.client.listIpSets(call, scopeId);
-  getIpSet = (call: CallContext, id: string) => this.client.getIpSet(call, id);
-  createIpSet = (call: CallContext, scopeId: string, draft: IpSetDraft) =>
-    this.client.createIpSet(call, scopeId, draft);
-  updateIpSet = (call: CallContext, id: string, draft: IpSetDraft) =>
-    this.client.updateIpSet(call, id, draft);
-  deleteIpSet = (call: CallContext, id: string, force: boolean) =>
-    this.client.deleteIpSet(call, id, force);
-  listServices = (call: CallContext, scopeId: string) => this.client.listServices(call, scopeId);
-  getService = (call: CallContext, id: string) => this.client.getService(call, id);
-  createService = (call: CallContext, scopeId: string, draft: ServiceDraft) =>
-    this.client.createService(call, scopeId, draft);
-  updateService = (call: CallContext, id: string, draft: ServiceDraft) =>
-    this.client.updateService(call, id, draft);
-  deleteService = (call: CallContext, id: string, force: boolean) =>
-    this.client.deleteService(call, id, force);
-  listEdges = (call: CallContext) => this.client.listEdges(call);
-  getEdge = (call: CallContext, edgeId: string) => this.client.getEdge(call, edgeId);
-  forceSyncEdge = (call: CallContext, edgeId: string) => this.client.forceSyncEdge(call, edgeId);
-  listVirtualServers = (call: CallContext, edgeId: string) =>
-    this.client.listVirtualServers(call, edgeId);
-  addVirtualServer = (call: CallContext, edgeId: string, draft: VirtualServerDraft) =>
-    this.client.addVirtualServer(call, edgeId, draft);
-  updateVirtualServer = (
-    call: CallContext,
-    edgeId: string,
-    id: string,
-    draft: VirtualServerDraft,
-  ) => this.client.updateVirtualServer(call, edgeId, id, draft);
-  deleteVirtualServer = (call: CallContext, edgeId: string, id: string) =>
-    this.client.deleteVirtualServer(call, edgeId, id);
-  getDistributedFirewall = (call: CallContext) => this.client.getDistributedFirewall(call);
-  getSection = (call: CallContext, layer: FirewallLayerName, sectionId: string) =>
-    this.client.getSection(call, layer, sectionId);
-  addSectionRule = (
-    call: CallContext,
-    layer: FirewallLayerName,
-    sectionId: string,
-    draft: DfwRuleDraft,
-  ) => addSectionRule(this.client, call, layer, sectionId, draft, this.#retry);
-  removeSectionRule = (
-    call: CallContext,
-    layer: FirewallLayerName,
-    sectionId: string,
-    ruleId: string,
-  ) => removeSectionRule(this.client, call, layer, sectionId, ruleId, this.#retry);
-  getFirewall = (call: CallContext, contextId: string) => this.client.getFirewall(call, contextId);
-  replaceFirewallRules = (
-    call: CallContext,
-    contextId: string,
-    drafts: readonly RuleDraft[],
-    generationNumber: string | undefined,
-    answer: FirewallAnswer,
-  ) => replaceFirewallRules(this.client, call, contextId, drafts, generationNumber, answer);
-  addFirewallRule = (
-    call: CallContext,
-    contextId: string,
-    draft: RuleDraft,
-    position: number | undefined,
-    answer: FirewallAnswer,
-  ) => addFirewallRule(this.client, call, contextId, draft, position, this.#retry, answer);
-  removeFirewallRule = (
-    call: CallContext,
-    contextId: string,
-    ruleId: string,
-    answer: FirewallAnswer,
-  ) => removeFirewallRule(this.client, call, contextId, ruleId, this.#retry, answer);
+export function nsxvManager(
+  client: NsxClient,
+  retry: ConflictRetry = defaultConflictRetry,
+): NetworkManager {
+  return {
+    ...forwardToClient(client),
+    addSectionRule: (call, layer, sectionId, draft) =>
+      addSectionRule(client, call, layer, sectionId, draft, retry),
+    removeSectionRule: (call, layer, sectionId, ruleId) =>
+      removeSectionRule(client, call, layer, sectionId, ruleId, retry),
+    getFirewall: (call, contextId) => client.getFirewall(call, contextId),
+    replaceFirewallRules: (call, contextId, drafts, generationNumber, answer) =>
+      replaceFirewallRules(client, call, contextId, drafts, generationNumber, answer),
+    addFirewallRule: (call, contextId, draft, position, answer) =>
+      addFirewallRule(client, call, contextId, draft, position, retry, answer),
+    removeFirewallRule: (call, contextId, ruleId, answer) =>
+      removeFirewallRule(client, call, contextId, ruleId, retry, answer),
+  };
 }
 
 /**
@@ -198,76 +210,22 @@ export class NsxvManager implements NetworkManager {
  * as sections): its query answers null and its mutations NOT_SUPPORTED,
  * before any call.
  */
-export class NsxtManager implements NetworkManager {
-  readonly client: NsxtClient;
-
-  constructor(client: NsxtClient) {
-    this.client = client;
-  }
-
-  listIpSets = (call: CallContext, scopeId: string) => this.client.listIpSets(call, scopeId);
-  getIpSet = (call: CallContext, id: string) => this.client.getIpSet(call, id);
-  createIpSet = (call: CallContext, scopeId: string, draft: IpSetDraft) =>
-    this.client.createIpSet(call, scopeId, draft);
-  updateIpSet = (call: CallContext, id: string, draft: IpSetDraft) =>
-    this.client.updateIpSet(call, id, draft);
-  deleteIpSet = (call: CallContext, id: string, force: boolean) =>
-    this.client.deleteIpSet(call, id, force);
-  listServices = (call: CallContext, scopeId: string) => this.client.listServices(call, scopeId);
-  getService = (call: CallContext, id: string) => this.client.getService(call, id);
-  createService = (call: CallContext, scopeId: string, draft: ServiceDraft) =>
-    this.client.createService(call, scopeId, draft);
-  updateService = (call: CallContext, id: string, draft: ServiceDraft) =>
-    this.client.updateService(call, id, draft);
-  deleteService = (call: CallContext, id: string, force: boolean) =>
-    this.client.deleteService(call, id, force);
-  listEdges = (call: CallContext) => this.client.listEdges(call);
-  getEdge = (call: CallContext, edgeId: string) => this.client.getEdge(call, edgeId);
-  forceSyncEdge = (call: CallContext, edgeId: string) => this.client.forceSyncEdge(call, edgeId);
-  listVirtualServers = (call: CallContext, edgeId: string) =>
-    this.client.listVirtualServers(call, edgeId);
-  addVirtualServer = (call: CallContext, edgeId: string, draft: VirtualServerDraft) =>
-    this.client.addVirtualServer(call, edgeId, draft);
-  updateVirtualServer = (
-    call: CallContext,
-    edgeId: string,
-    id: string,
-    draft: VirtualServerDraft,
-  ) => this.client.updateVirtualServer(call, edgeId, id, draft);
-  deleteVirtualServer = (call: CallContext, edgeId: string, id: string) =>
-    this.client.deleteVirtualServer(call, edgeId, id);
-  getDistributedFirewall = (call: CallContext) => this.client.getDistributedFirewall(call);
-  getSection = (call: CallContext, layer: FirewallLayerName, sectionId: string) =>
-    this.client.getSection(call, layer, sectionId);
-  addSectionRule = (
-    call: CallContext,
-    layer: FirewallLayerName,
-    sectionId: string,
-    draft: DfwRuleDraft,
-  ) => this.client.addSectionRule(call, layer, sectionId, draft);
-  removeSectionRule = (
-    call: CallContext,
-    layer: FirewallLayerName,
-    sectionId: string,
-    ruleId: string,
-  ) => this.client.removeSectionRule(call, layer, sectionId, ruleId);
-  getFirewall = (): Promise<FirewallConfigRecord | null> => Promise.resolve(null);
-  replaceFirewallRules = (): Promise<FirewallConfigAnswer> =>
-    Promise.reject(new NotSupportedError('updateApplicationFirewall', 'NSX-T'));
-  addFirewallRule = (): Promise<FirewallConfigAnswer> =>
-    Promise.reject(new NotSupportedError('addApplicationFirewallRule', 'NSX-T'));
-  removeFirewallRule = (): Promise<FirewallConfigAnswer> =>
-    Promise.reject(new NotSupportedError('removeApplicationFirewallRule', 'NSX-T'));
+export function nsxtManager(client: NsxtClient): NetworkManager {
+  return {
+    ...forwardToClient(client),
+    addSectionRule: (call, layer, sectionId, draft) =>
+      client.addSectionRule(call, layer, sectionId, draft),
+    removeSectionRule: (call, layer, sectionId, ruleId) =>
+      client.removeSectionRule(call, layer, sectionId, ruleId),
+    getFirewall: (): Promise<FirewallConfigRecord | null> => Promise.resolve(null),
+    replaceFirewallRules: (): Promise<FirewallConfigAnswer> =>
+      Promise.reject(new NotSupportedError('updateApplicationFirewall', 'NSX-T')),
+    addFirewallRule: (): Promise<FirewallConfigAnswer> =>
+      Promise.reject(new NotSupportedError('addApplicationFirewallRule', 'NSX-T')),
+    removeFirewallRule: (): Promise<FirewallConfigAnswer> =>
+      Promise.reject(new NotSupportedError('removeApplicationFirewallRule', 'NSX-T')),
+  };
 }
-
-type Method = {
-  [K in keyof NetworkManager]: NetworkManager[K] extends (
-    call: CallContext,
-    ...rest: never[]
-  ) => unknown
-    ? K
-    : never;
-}[keyof NetworkManager];
 
 /**
  * `clients.nsx`: each call goes to the manager of the generation found
@@ -275,90 +233,38 @@ type Method = {
  * NSX-v). Both clients share the one seam of the upstream `nsx`, so
  * readiness, metrics, the circuit and the concurrency limit stay one.
  */
-export class NsxManagers implements NetworkManager {
-  readonly v: NsxvManager;
-  readonly t: NsxtManager;
+export interface NsxManagers extends NetworkManager {
+  readonly v: NetworkManager;
+  readonly t: NetworkManager;
   readonly probe: GenerationProbe<'v' | 't'>;
-  readonly #http: UpstreamHttp;
-
-  constructor(http: UpstreamHttp, config: GatewayConfig['nsx'], firewallWaitMs?: number) {
-    this.#http = http;
-    this.v = new NsxvManager(new NsxClient(http, config, firewallWaitMs));
-    const t = new NsxtClient(http, config, firewallWaitMs);
-    this.t = new NsxtManager(t);
-    this.probe = new GenerationProbe(config.api, (call) => t.probeGeneration(call));
-  }
-
   /** The seam, for readiness and metrics. */
-  get seam(): UpstreamHttp {
-    return this.#http;
-  }
+  readonly seam: UpstreamHttp;
+  close(): Promise<void>;
+}
 
-  close(): Promise<void> {
-    return this.#http.close();
-  }
-
-  async #on<K extends Method>(
-    method: K,
-    call: CallContext,
-    ...rest: Parameters<NetworkManager[K]> extends [CallContext, ...infer R] ? R : never
-  ): Promise<Awaited<ReturnType<NetworkManager[K]>>> {
-    const manager = (await this.probe.get(call)) === 't' ? this.t : this.v;
-    const fn = manager[method] as (call: CallContext, ...args: unknown[]) => unknown;
-    return (await fn(call, ...rest)) as Awaited<ReturnType<NetworkManager[K]>>;
-  }
-
-  listIpSets: NetworkManager['listIpSets'] = (call, ...rest) =>
-    this.#on('listIpSets', call, ...rest);
-  getIpSet: NetworkManager['getIpSet'] = (call, ...rest) => this.#on('getIpSet', call, ...rest);
-  createIpSet: NetworkManager['createIpSet'] = (call, ...rest) =>
-    this.#on('createIpSet', call, ...rest);
-  updateIpSet: NetworkManager['updateIpSet'] = (call, ...rest) =>
-    this.#on('updateIpSet', call, ...rest);
-  deleteIpSet: NetworkManager['deleteIpSet'] = (call, ...rest) =>
-    this.#on('deleteIpSet', call, ...rest);
-  listServices: NetworkManager['listServices'] = (call, ...rest) =>
-    this.#on('listServices', call, ...rest);
-  getService: NetworkManager['getService'] = (call, ...rest) =>
-    this.#on('getService', call, ...rest);
-  createService: NetworkManager['createService'] = (call, ...rest) =>
-    this.#on('createService', call, ...rest);
-  updateService: NetworkManager['updateService'] = (call, ...rest) =>
-    this.#on('updateService', call, ...rest);
-  deleteService: NetworkManager['deleteService'] = (call, ...rest) =>
-    this.#on('deleteService', call, ...rest);
-  listEdges: NetworkManager['listEdges'] = (call) => this.#on('listEdges', call);
-  getEdge: NetworkManager['getEdge'] = (call, ...rest) => this.#on('getEdge', call, ...rest);
-  forceSyncEdge: NetworkManager['forceSyncEdge'] = (call, ...rest) =>
-    this.#on('forceSyncEdge', call, ...rest);
-  listVirtualServers: NetworkManager['listVirtualServers'] = (call, ...rest) =>
-    this.#on('listVirtualServers', call, ...rest);
-  addVirtualServer: NetworkManager['addVirtualServer'] = (call, ...rest) =>
-    this.#on('addVirtualServer', call, ...rest);
-  updateVirtualServer: NetworkManager['updateVirtualServer'] = (call, ...rest) =>
-    this.#on('updateVirtualServer', call, ...rest);
-  deleteVirtualServer: NetworkManager['deleteVirtualServer'] = (call, ...rest) =>
-    this.#on('deleteVirtualServer', call, ...rest);
-  getDistributedFirewall: NetworkManager['getDistributedFirewall'] = (call) =>
-    this.#on('getDistributedFirewall', call);
-  getSection: NetworkManager['getSection'] = (call, ...rest) =>
-    this.#on('getSection', call, ...rest);
-  addSectionRule: NetworkManager['addSectionRule'] = (call, ...rest) =>
-    this.#on('addSectionRule', call, ...rest);
-  removeSectionRule: NetworkManager['removeSectionRule'] = (call, ...rest) =>
-    this.#on('removeSectionRule', call, ...rest);
-  getFirewall: NetworkManager['getFirewall'] = (call, ...rest) =>
-    this.#on('getFirewall', call, ...rest);
-  replaceFirewallRules: NetworkManager['replaceFirewallRules'] = (call, ...rest) =>
-    this.#on('replaceFirewallRules', call, ...rest);
-  addFirewallRule: NetworkManager['addFirewallRule'] = (call, ...rest) =>
-    this.#on('addFirewallRule', call, ...rest);
-  removeFirewallRule: NetworkManager['removeFirewallRule'] = (call, ...rest) =>
-    this.#on('removeFirewallRule', call, ...rest);
+export function nsxManagers(
+  http: UpstreamHttp,
+  config: GatewayConfig['nsx'],
+  firewallWaitMs?: number,
+): NsxManagers {
+  const v = nsxvManager(new NsxClient(http, config, firewallWaitMs));
+  const tClient = new NsxtClient(http, config, firewallWaitMs);
+  const t = nsxtManager(tClient);
+  const probe = new GenerationProbe<'v' | 't'>(config.api, (call) => tClient.probeGeneration(call));
+  return {
+    v,
+    t,
+    probe,
+    seam: http,
+    close: () => http.close(),
+    ...forwarders(managerMethods, async (name, call, rest) =>
+      callOn((await probe.get(call)) === 't' ? t : v, name, call, rest),
+    ),
+  };
 }
 
 export function createNsxManagers(config: GatewayConfig, hooks: UpstreamHooks = {}): NsxManagers {
-  return new NsxManagers(
+  return nsxManagers(
     new UpstreamHttp({
       ...upstreamHttpOptions(config, 'nsx', hooks),
       readErrorBody: readNsxAnyError,

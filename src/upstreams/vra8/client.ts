@@ -195,23 +195,12 @@ export class Vra8Client implements VraApi {
 
   /** The ids of the projects the caller is a member of (getProjects, vra-iaas.json). */
   async #memberProjects(call: CallContext): Promise<ReadonlySet<string>> {
-    const ids = new Set<string>();
-    for (let skip = 0; ; skip += wholeListPage) {
-      const response = await this.#send(call, {
-        method: 'GET',
-        path: '/iaas/api/projects',
-        route: '/iaas/api/projects',
-        query: { $skip: skip, $top: wholeListPage },
-      });
-      const page = decodeVra8Page(
-        parseJson(response.body, response.status),
-        response.status,
-        decodeProjectId,
-      );
-      for (const id of page.content) ids.add(id);
-      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
-    }
-    return ids;
+    const ids = await this.#wholeList(
+      call,
+      { path: '/iaas/api/projects', route: '/iaas/api/projects' },
+      decodeProjectId,
+    );
+    return new Set(ids);
   }
 
   async #catalogItem(call: CallContext, id: string): Promise<Vra8CatalogItem> {
@@ -262,7 +251,10 @@ export class Vra8Client implements VraApi {
           ? description
           : `${itemName}-${randomUUID().slice(0, 8)}`,
       projectId,
-      inputs: isObject(body['data']) ? body['data'] : {},
+      // an input still null is one the template left for the caller, not given
+      inputs: isObject(body['data'])
+        ? Object.fromEntries(Object.entries(body['data']).filter(([, value]) => value !== null))
+        : {},
       ...(typeof body['reasons'] === 'string' ? { reason: body['reasons'] } : {}),
     };
     const response = await this.#send(call, {
@@ -414,22 +406,14 @@ export class Vra8Client implements VraApi {
 
   /** Every resource of a deployment, remembering where each lives. */
   async #deploymentResources(call: CallContext, deploymentId: string): Promise<Vra8Resource[]> {
-    const all: Vra8Resource[] = [];
-    for (let skip = 0; ; skip += wholeListPage) {
-      const response = await this.#send(call, {
-        method: 'GET',
+    const all = await this.#wholeList(
+      call,
+      {
         path: path`/deployment/api/deployments/${deploymentId}/resources`,
         route: '/deployment/api/deployments/{deploymentId}/resources',
-        query: { $skip: skip, $top: wholeListPage },
-      });
-      const page = decodeVra8Page(
-        parseJson(response.body, response.status),
-        response.status,
-        decodeResource8,
-      );
-      all.push(...page.content);
-      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
-    }
+      },
+      decodeResource8,
+    );
     for (const resource of all) this.#remember(resource.id, deploymentId);
     return all;
   }
@@ -558,22 +542,15 @@ export class Vra8Client implements VraApi {
    * version (listBlueprintVersionsUsingGET), as vRA 8's UI numbers them.
    */
   async #nextVersion(call: CallContext, blueprintId: string): Promise<string> {
-    const taken = new Set<string>();
-    for (let skip = 0; ; skip += wholeListPage) {
-      const response = await this.#send(call, {
-        method: 'GET',
+    const versions = await this.#wholeList(
+      call,
+      {
         path: path`/blueprint/api/blueprints/${blueprintId}/versions`,
         route: '/blueprint/api/blueprints/{blueprintId}/versions',
-        query: { $skip: skip, $top: wholeListPage },
-      });
-      const page = decodeVra8Page(
-        parseJson(response.body, response.status),
-        response.status,
-        decodeVersion,
-      );
-      for (const version of page.content) taken.add(version);
-      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
-    }
+      },
+      decodeVersion,
+    );
+    const taken = new Set(versions);
     let next = Math.max(0, ...[...taken].map((version) => Number.parseInt(version, 10) || 0)) + 1;
     while (taken.has(String(next))) next += 1;
     return String(next);
@@ -725,6 +702,33 @@ export class Vra8Client implements VraApi {
     this.#watcher.close();
     this.#tokens.clear();
     return Promise.resolve();
+  }
+
+  /**
+   * Every item of a vRA 8 list, `GET` a page of `wholeListPage` at a time
+   * (`$skip`, `$top`) until a page is empty or `totalElements` are read.
+   */
+  async #wholeList<T>(
+    call: CallContext,
+    request: Pick<UpstreamRequest, 'path' | 'route'>,
+    decodeItem: (item: unknown, status: number) => T,
+  ): Promise<T[]> {
+    const all: T[] = [];
+    for (let skip = 0; ; skip += wholeListPage) {
+      const response = await this.#send(call, {
+        method: 'GET',
+        ...request,
+        query: { $skip: skip, $top: wholeListPage },
+      });
+      const page = decodeVra8Page(
+        parseJson(response.body, response.status),
+        response.status,
+        decodeItem,
+      );
+      all.push(...page.content);
+      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
+    }
+    return all;
   }
 
   /**

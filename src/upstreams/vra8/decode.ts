@@ -171,15 +171,23 @@ export function toEntitledItem(
   };
 }
 
-/** The item's input defaults, from its `schema.properties[name].default`. */
+/**
+ * The item's inputs as a form edits them: each input's
+ * `schema.properties[name].default`, and null for a `required` input without
+ * one (the caller must give it: a form drawn from `data`, as vRA 7's
+ * templates list every field, asks for it). `requestCatalogItem` sends no
+ * input that is still null.
+ */
 function inputDefaults(schema: unknown): Json {
   const out: Json = {};
   const properties = isObject(schema) ? schema['properties'] : undefined;
   if (!isObject(properties)) return out;
+  const required = isObject(schema) && Array.isArray(schema['required']) ? schema['required'] : [];
   for (const [name, property] of Object.entries(properties)) {
-    if (isObject(property) && 'default' in property) {
+    const given = isObject(property) && 'default' in property;
+    if (given || required.includes(name)) {
       Object.defineProperty(out, name, {
-        value: property['default'],
+        value: given ? property['default'] : null,
         enumerable: true,
         writable: true,
         configurable: true,
