@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionCipher } from '../../src/auth/session-crypto.ts';
+import { redactSecrets } from '../../src/http/redact.ts';
 import {
   SessionStore,
+  SessionStoreUnavailableError,
   type Session,
   type SessionStoreOptions,
 } from '../../src/auth/session-store.ts';
@@ -234,5 +236,94 @@ describe('SessionStore while the remote store is down', () => {
     redis.up = false;
     now += 60_000;
     await expect(sessions.get(cookie)).resolves.toBeUndefined();
+  });
+});
+
+describe('SessionStore at its edges', () => {
+  it('cannot tell the session of a cookie it does not hold while the remote store is down, or while a read fails', async () => {
+    const redis = new MemoryRedis();
+    const cookie = await store({ remote: redis.store('a'), secret }).create(session());
+    const other = store({ remote: redis.store('b'), secret });
+    redis.up = false;
+    const refused = await other.get(cookie).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SessionStoreUnavailableError);
+    expect(refused).toMatchObject({
+      name: 'SessionStoreUnavailableError',
+      message: 'Sessions cannot be checked right now: the shared session store is unavailable.',
+    });
+    redis.up = true;
+    // reachable, but the read itself fails
+    const failing = redis.store('c');
+    failing.get = () => Promise.reject(new Error('read failed'));
+    const reading = store({ remote: failing, secret });
+    await expect(reading.get(cookie)).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    expect(await other.get(cookie)).toBeDefined();
+  });
+
+  it('answers nothing for a cookie the remote store has never heard of', async () => {
+    const redis = new MemoryRedis();
+    await store({ remote: redis.store('a'), secret }).create(session());
+    expect(await store({ remote: redis.store('b'), secret }).get('y'.repeat(43))).toBeUndefined();
+  });
+
+  it('takes as a session only a value with every field of the right type', async () => {
+    const redis = new MemoryRedis();
+    const state = session();
+    const cookie = await store({ remote: redis.store('a'), secret }).create(state);
+    const key = keyOf(redis, cookie);
+    const cipher = new SessionCipher(secret);
+    const fields = ['username', 'tenant', 'vraToken', 'expiresAt'] as const;
+    for (const field of fields) {
+      for (const wrong of [undefined, field === 'expiresAt' ? String(state.expiresAt) : 7]) {
+        const plain = JSON.stringify({ ...state, [field]: wrong });
+        redis.values.set(key, { value: cipher.seal(plain, key), expiresAt: Date.now() + hour });
+        expect(
+          await store({ remote: redis.store('b'), secret }).get(cookie),
+          plain,
+        ).toBeUndefined();
+      }
+    }
+    redis.values.set(key, {
+      value: cipher.seal(JSON.stringify(state), key),
+      expiresAt: Date.now() + hour,
+    });
+    expect(await store({ remote: redis.store('b'), secret }).get(cookie)).toEqual(state);
+  });
+
+  it('knows a session ended on another store as ended, even once the remote store is down', async () => {
+    const redis = new MemoryRedis();
+    const a = store({ remote: redis.store('a'), secret });
+    const b = store({ remote: redis.store('b'), secret });
+    const cookie = await a.create(session());
+    expect(await b.get(cookie)).toBeDefined();
+    await a.end(cookie);
+    redis.up = false;
+    // told by the announcement: no need to ask the remote store, which cannot answer now
+    await expect(b.get(cookie)).resolves.toBeUndefined();
+  });
+
+  it('forgets every session it holds when closed, and their tokens stop being secrets', async () => {
+    const sessions = new SessionStore();
+    const state = session({ vraToken: 'closing-token-0123456789' });
+    const cookie = await sessions.create(state);
+    expect(redactSecrets(`sent ${state.vraToken}`)).not.toContain(state.vraToken);
+    sessions.close();
+    expect(await sessions.get(cookie)).toBeUndefined();
+    expect(redactSecrets(`sent ${state.vraToken}`)).toContain(state.vraToken);
+  });
+
+  it('lets an expired session go, and its token stop being a secret, when another one starts', async () => {
+    let now = Date.now();
+    const sessions = store({ now: () => now });
+    const expiring = session({ vraToken: 'expiring-token-0123456789', expiresAt: now + 1000 });
+    const lasting = session({ vraToken: 'lasting-token-0123456789', expiresAt: now + hour });
+    await sessions.create(expiring);
+    const kept = await sessions.create(lasting);
+    expect(redactSecrets(expiring.vraToken)).not.toContain(expiring.vraToken);
+    now += 1000;
+    await sessions.create(session({ vraToken: 'third-token-0123456789', expiresAt: now + hour }));
+    expect(redactSecrets(expiring.vraToken)).toContain(expiring.vraToken);
+    expect(redactSecrets(lasting.vraToken)).not.toContain(lasting.vraToken);
+    expect(await sessions.get(kept)).toEqual(lasting);
   });
 });
