@@ -173,6 +173,17 @@ describe('createJwtVerifier, accepted tokens', () => {
   });
 });
 
+describe('createJwtVerifier, every asymmetric algorithm', () => {
+  it.each(['RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES384', 'ES512', 'Ed25519'])(
+    'accepts a token signed with %s by a key of the JWKS',
+    async (alg) => {
+      const key = await signer(alg, `${alg}-1`);
+      jwks.keys = [key.jwk];
+      expect(await verifier.verify(await signedBy(key))).toMatchObject({ name: 'alice' });
+    },
+  );
+});
+
 describe('createJwtVerifier, rejected claims', () => {
   it.each([
     ['a wrong issuer', { iss: 'https://other.example' }, 'claims'],
@@ -304,6 +315,12 @@ describe('looksLikeJwt', () => {
   it('is true for a signed JWT and for an unsigned one with an empty signature', async () => {
     expect(looksLikeJwt(await signedBy(rsa))).toBe(true);
     expect(looksLikeJwt(`${base64url.encode('{"alg":"none"}')}.e30.`)).toBe(true);
+  });
+
+  it('is false for a JWT with a character outside base64url before or after it', async () => {
+    const token = await signedBy(rsa);
+    expect(looksLikeJwt(`!${token}`)).toBe(false);
+    expect(looksLikeJwt(`${token}!`)).toBe(false);
   });
 
   it.each([
