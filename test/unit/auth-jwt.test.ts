@@ -152,6 +152,19 @@ describe('createJwtVerifier, accepted tokens', () => {
     }
   });
 
+  it('refuses a token that names no caller, neither preferred_username nor sub', async () => {
+    for (const sub of [undefined, '']) {
+      const token = await signedBy(rsa, { preferred_username: undefined, sub });
+      expect(await rejection(verifier, token)).toBe('claims');
+    }
+  });
+
+  it('refuses a token without exp, and gives one with exp its expiry in epoch ms', async () => {
+    expect(await rejection(verifier, await signedBy(rsa, { exp: undefined }))).toBe('claims');
+    const exp = seconds() + 600;
+    expect((await verifier.verify(await signedBy(rsa, { exp }))).expiresAt).toBe(exp * 1000);
+  });
+
   it.each(['RS256', 'ES256', 'EdDSA'])('accepts a token signed with %s', async (alg) => {
     const key = [rsa, ec, ed].find((s) => s.alg === alg)!;
     expect((await verifier.verify(await signedBy(key))).name).toBe('alice');
