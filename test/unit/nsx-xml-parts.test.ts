@@ -468,6 +468,8 @@ describe('the parse, where the mutation run looked', () => {
     ['<a x=1 y=1/>', 'values without quotes'],
     ['<a x:y:z="1', 'a value never closed, after a name it would refuse'],
     ['<a y="1"\u00a0x="2"z', 'a tag cut short, read as text'],
+    ['<a x= ="1"/>', 'a second "=" after the first'],
+    ['<a x="a "="b"/>', 'a value followed by "="'],
   ])('refuses %j, %s, as a broken start tag', (document) => {
     expect(refusal(() => parseXml(document))).toBe('not well-formed XML (a broken start tag <a>)');
   });
@@ -477,8 +479,20 @@ describe('the parse, where the mutation run looked', () => {
     ['<a>< b/></a>', 'not well-formed XML (a "<" that starts no tag)'],
     ['<a>', 'not well-formed XML (<a> is never closed)'],
     ['<a></a \u0001>', 'not well-formed XML (an end tag that does not close <a>)'],
+    ['<a/>text', 'a document has exactly one root element'],
+    ['<!-- only -->', 'a document has exactly one root element'],
+    ['<a><!-- x</a>', 'not well-formed XML (an unclosed comment)'],
+    ['<a><![CDATA[x</a>', 'not well-formed XML (a broken CDATA section)'],
+    ['<a><?pi x</a>', 'not well-formed XML (an unclosed processing instruction)'],
   ])('refuses %j saying what is wrong', (document, message) => {
     expect(refusal(() => parseXml(document))).toBe(message);
+  });
+
+  it('gives every element without children one frozen empty list', () => {
+    const root = parseXml('<r><a/><b></b></r>');
+    const [a, b] = root.children as XmlElement[];
+    expect(Object.isFrozen(a?.children)).toBe(true);
+    expect(b?.children).toBe(a?.children);
   });
 
   it('reads "DOCTYPE" in a name as a name', () => {
