@@ -3,10 +3,9 @@
  * or several `<error>`s wrapped in `<errors>` (errors-appendix.md). Only the
  * first error's code and details are taken, never the body itself.
  */
+import { longestUpstreamMessage } from '../../http/error-fields.ts';
 import type { ErrorBodyReader } from '../../http/upstream-http.ts';
 import { childElement, childText, parseXml, type XmlElement } from './xml.ts';
-
-const longestMessage = 500;
 
 export const readNsxError: ErrorBodyReader = (body) => {
   let root: XmlElement;
@@ -21,6 +20,6 @@ export const readNsxError: ErrorBodyReader = (body) => {
   const details = childText(error, 'details')?.trim() ?? '';
   return {
     code: code === '' ? null : code,
-    message: details === '' ? null : details.slice(0, longestMessage),
+    message: details === '' ? null : details.slice(0, longestUpstreamMessage),
   };
 };

@@ -3,31 +3,20 @@
  * "error_code": 602, "module_name": "common-services", "error_message":
  * "…"}`. Only its code and message are taken, never the body itself.
  */
+import { errorMessage, jsonErrorObject, noErrorFields } from '../../http/error-fields.ts';
 import type { ErrorBodyReader } from '../../http/upstream-http.ts';
 import { readNsxError } from '../nsx/error-xml.ts';
-import { isJsonObject } from './wire.ts';
-
-const longestMessage = 500;
 
 export const readNsxtError: ErrorBodyReader = (body) => {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { code: null, message: null };
-  }
-  if (!isJsonObject(parsed)) return { code: null, message: null };
+  const parsed = jsonErrorObject(body);
+  if (parsed === undefined) return noErrorFields;
   const code = parsed['error_code'];
-  const message = parsed['error_message'];
   return {
     code:
       typeof code === 'number' || (typeof code === 'string' && code.trim() !== '')
         ? String(code)
         : null,
-    message:
-      typeof message === 'string' && message.trim() !== ''
-        ? message.trim().slice(0, longestMessage)
-        : null,
+    message: errorMessage(parsed['error_message']),
   };
 };
 

@@ -1,4 +1,10 @@
-const maxMessageLength = 500;
+import {
+  errorCode,
+  errorMessage,
+  jsonErrorObject,
+  noErrorFields,
+  type ErrorFields,
+} from '../../http/error-fields.ts';
 
 /**
  * Reads a vRA 8 error body: IaaS answers a `ServiceErrorResponse`
@@ -7,32 +13,11 @@ const maxMessageLength = 500;
  * errorCode?}` in the same spirit. Only the code and message are taken:
  * `stackTrace` and `serverErrorId` never reach a client.
  */
-export function readVra8ErrorBody(
-  body: string,
-  _contentType?: string,
-): { code: string | null; message: string | null } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body) as unknown;
-  } catch {
-    return { code: null, message: null };
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { code: null, message: null };
-  }
-  const fields = parsed as Record<string, unknown>;
-  const code = fields['errorCode'] ?? fields['messageId'];
-  const message = fields['message'];
+export function readVra8ErrorBody(body: string, _contentType?: string): ErrorFields {
+  const fields = jsonErrorObject(body);
+  if (fields === undefined) return noErrorFields;
   return {
-    code:
-      typeof code === 'number' && Number.isFinite(code)
-        ? String(code)
-        : typeof code === 'string' && code.trim() !== ''
-          ? code.trim().slice(0, 100)
-          : null,
-    message:
-      typeof message === 'string' && message.trim() !== ''
-        ? message.trim().slice(0, maxMessageLength)
-        : null,
+    code: errorCode(fields['errorCode'] ?? fields['messageId'], 100),
+    message: errorMessage(fields['message']),
   };
 }
