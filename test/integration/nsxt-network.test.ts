@@ -4,30 +4,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startNsxtSimulator, type NsxtSimulator } from '../../src/simulators/nsxt/index.ts';
+import { gatewayOnNsxt as gatewayOn } from '../helpers/nsxt-stack.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-
-type Api = 'v' | 't' | undefined;
 
 function calls(sim: NsxtSimulator): string[] {
   return sim.requests.map((r) => {
     const query = r.query.toString();
     return `${r.method} ${r.rawPath}${query === '' ? '' : `?${query}`}`;
-  });
-}
-
-/** A gateway whose NSX_URL is the NSX-T simulator; `api` is NSX_API (undefined: found by asking). */
-function gatewayOn(sim: NsxtSimulator, api: Api): Promise<Stack> {
-  return startStack({
-    configure: (config) => ({
-      ...config,
-      nsx: {
-        ...config.nsx,
-        url: sim.url,
-        username: sim.username,
-        password: sim.password,
-        api,
-      },
-    }),
   });
 }
 
