@@ -418,35 +418,38 @@ describe('the parse, where the mutation run looked', () => {
     expect(textOf(parseXml('<a>x<![CDATA[]]>]]>z</a>'))).toBe('x]]>z');
   });
 
-  it('takes a carriage return as whitespace in tags, and what trim() takes as blank before an end tag ends', () => {
+  it('takes a carriage return as white space in tags, and only XML white space before an end tag ends', () => {
     expect(parseXml('<a\rx="1"\r/>').attributes).toEqual({ x: '1' });
     expect(built('<a></a\r>')).toBe('<a/>');
     expect(built('<a></a \r>')).toBe('<a/>');
     expect(built('<a></a\t>')).toBe('<a/>');
-    // as String.prototype.trim sees it, not as XML does (isBlank)
-    expect(built('<a></a \u00a0>')).toBe('<a/>');
+    expect(built('<a></a\n \t\r>')).toBe('<a/>');
+    for (const blank of ['\u00a0', '\u000b', '\u000c', '\u2003', '\u3000', '\u0085']) {
+      expect(refusal(() => parseXml(`<a></a ${blank}>`))).toBe(
+        'not well-formed XML (an end tag that does not close <a>)',
+      );
+    }
     expect(refusal(() => parseXml('<a></a \u00a0x>'))).toBe(
       'not well-formed XML (an end tag that does not close <a>)',
     );
   });
 
-  it('reads a start tag the byte reader leaves to the text form: long values, both quotes, repeats, "<", a space before "/>"', () => {
-    // a no-break space after a space sends the tag to the text form (readStartTag)
-    expect(parseXml(`<a x="one two"\u00a0y='three "3"' z=""/>`).attributes).toEqual({
+  it('reads start tags with long values, both quotes, repeats, "<", a space before "/>"', () => {
+    expect(parseXml(`<a x="one two" y='three "3"' z=""/>`).attributes).toEqual({
       x: 'one two',
       y: 'three "3"',
       z: '',
     });
-    expect(parseXml('<a y="1"\u00a0x="2" />')).toEqual(element('a', { y: '1', x: '2' }));
-    expect(parseXml('<a y="1"\u00a0x="2" >t</a>')).toEqual(
+    expect(parseXml('<a y="1" x="2" />')).toEqual(element('a', { y: '1', x: '2' }));
+    expect(parseXml('<a y="1"\tx="2"\n>t</a>')).toEqual(
       element('a', { y: '1', x: '2' }, [{ text: 't' }]),
     );
-    expect(refusal(() => parseXml('<a x="1"\u00a0x="2"/>'))).toBe(
+    expect(refusal(() => parseXml('<a x="1" x="2"/>'))).toBe(
       'not well-formed XML (the attribute "x" twice)',
     );
-    expect(refusal(() => parseXml('<a y="1"\u00a0x="<"/>'))).toBe('"<" in an attribute value');
+    expect(refusal(() => parseXml('<a y="1" x="<"/>'))).toBe('"<" in an attribute value');
     // the tag's end is the first ">" outside a quoted value
-    expect(parseXml(`<a x="1>'2"\u00a0y='3>"4'/>`).attributes).toEqual({ x: `1>'2`, y: '3>"4' });
+    expect(parseXml(`<a x="1>'2" y='3>"4'/>`).attributes).toEqual({ x: `1>'2`, y: '3>"4' });
     expect(refusal(() => parseXml('<a x="1>2" \u00e9="3"/>'))).toBe(
       '"\u00e9" is not an accepted attribute name',
     );
@@ -456,6 +459,21 @@ describe('the parse, where the mutation run looked', () => {
     expect(refusal(() => parseXml('<a x/="1"/>'))).toBe(
       'not well-formed XML (a broken start tag <a>)',
     );
+    // a name runs to white space, "=", "/" or ">", and is then checked whole
+    expect(refusal(() => parseXml('<a x\u007f="1"/>'))).toBe(
+      '"x\u007f" is not an accepted attribute name',
+    );
+    expect(refusal(() => parseXml('<a x\u0001="1"/>'))).toBe(
+      'not well-formed XML (a broken start tag <a>)',
+    );
+  });
+
+  it('refuses a no-break space, a vertical tab or a form feed as the space between two attributes', () => {
+    for (const blank of ['\u00a0', '\u000b', '\u000c', '\u2003']) {
+      expect(refusal(() => parseXml(`<a y="1"${blank}x="2"/>`))).toBe(
+        'not well-formed XML (a broken start tag <a>)',
+      );
+    }
   });
 
   it.each([
@@ -467,7 +485,7 @@ describe('the parse, where the mutation run looked', () => {
     ['<a x :"1"/>', 'a name and a value without "="'],
     ['<a x=1 y=1/>', 'values without quotes'],
     ['<a x:y:z="1', 'a value never closed, after a name it would refuse'],
-    ['<a y="1"\u00a0x="2"z', 'a tag cut short, read as text'],
+    ['<a y="1" x="2"z', 'a tag cut short'],
     ['<a x= ="1"/>', 'a second "=" after the first'],
     ['<a x="a "="b"/>', 'a value followed by "="'],
   ])('refuses %j, %s, as a broken start tag', (document) => {
@@ -499,8 +517,8 @@ describe('the parse, where the mutation run looked', () => {
     expect(parseXml('<aDOCTYPE/>').name).toBe('aDOCTYPE');
   });
 
-  it('reads attribute names longer than a letter from the text form', () => {
-    expect(parseXml('<a one="1"\u00a0two="2"/>').attributes).toEqual({ one: '1', two: '2' });
+  it('reads attribute names longer than a letter', () => {
+    expect(parseXml('<a one="1" two="2"/>').attributes).toEqual({ one: '1', two: '2' });
   });
 
   it('keeps the text of elements only checked, and empty texts, out of the tree', () => {
@@ -664,5 +682,94 @@ describe('the tree and the build, where the mutation run looked', () => {
     );
     // 3001 tokens (each element's open, text and close, and the root's close)
     expect([...buildXmlChunks(root, { declaration: true })]).toHaveLength(12);
+  });
+});
+
+// Content read lazily is checked, not decoded (referenceEnd): a reference it
+// refuses is refused, so it must take every one decodeReferences takes.
+describe('references in content read lazily', () => {
+  const lazily = (text: string): XmlElement =>
+    parseXml(`<r><a><b>${text}</b></a></r>`, { lazyDepth: 1 });
+  /** The text of `b` in `<r><a><b>`. */
+  const textOfB = (root: XmlElement): string | undefined => {
+    const a = childElement(root, 'a');
+    return a === undefined ? undefined : childText(a, 'b');
+  };
+  const decoded = (text: string): string | undefined =>
+    textOfB(parseXml(`<r><a><b>${text}</b></a></r>`));
+
+  it.each([
+    // the bounds of the characters XML allows, in decimal and in hex
+    ['&#9;', '\t'],
+    ['&#10;', '\n'],
+    ['&#13;', '\r'],
+    ['&#32;', ' '],
+    ['&#55295;', '\ud7ff'],
+    ['&#57344;', '\ue000'],
+    ['&#65533;', '\ufffd'],
+    ['&#65536;', '\u{10000}'],
+    ['&#1114111;', '\u{10ffff}'],
+    ['&#x9;', '\t'],
+    ['&#xA;', '\n'],
+    ['&#xd;', '\r'],
+    ['&#x20;', ' '],
+    ['&#xD7FF;', '\ud7ff'],
+    ['&#xE000;', '\ue000'],
+    ['&#xfffd;', '\ufffd'],
+    ['&#x10000;', '\u{10000}'],
+    ['&#x10FFFF;', '\u{10ffff}'],
+    // every digit, both cases of every hex letter, as many digits as allowed
+    ['&#48;&#57;&#90;&#0000065;', '09ZA'],
+    [
+      '&#x30;&#x39;&#x3a;&#x3A;&#xaf;&#xAF;&#xfa;&#xFA;&#xbe;&#xCD;&#x000041;',
+      '09::\u00af\u00af\u00fa\u00fa\u00be\u00cdA',
+    ],
+    // the five predefined entities, several in one text, one after a tag
+    ['&lt;&gt;&amp;&quot;&apos;', `<>&"'`],
+    ['x &lt; y &amp;&amp; z', 'x < y && z'],
+  ])('takes %j as the whole parse does', (text, expected) => {
+    expect(decoded(text)).toBe(expected);
+    const root = lazily(text);
+    // written back as it stood, and read as the whole parse reads it
+    expect(buildXml(root)).toBe(`<r><a><b>${text}</b></a></r>`);
+    expect(textOfB(root)).toBe(expected);
+  });
+
+  it('checks the references of every text in an element read lazily, before and after its children', () => {
+    expect(buildXml(lazily('&amp;</b><c>&lt;<d/>&gt;</c><b>&#65;'))).toBe(
+      '<r><a><b>&amp;</b><c>&lt;<d/>&gt;</c><b>&#65;</b></a></r>',
+    );
+    expect(refusal(() => lazily('&amp;</b><c>&lt;<d/>&gt;</c><b>&#8;'))).toBe(
+      'character reference &#8;',
+    );
+    expect(refusal(() => lazily('&amp;</b><c>&lt;<d/>&bogus;</c><b>'))).toBe(
+      'undeclared entity &bogus;',
+    );
+  });
+
+  it.each([
+    ['&#8;', 'character reference &#8;'],
+    ['&#31;', 'character reference &#31;'],
+    ['&#xD800;', 'character reference &#xD800;'],
+    ['&#xDFFF;', 'character reference &#xDFFF;'],
+    ['&#xFFFE;', 'character reference &#xFFFE;'],
+    ['&#65535;', 'character reference &#65535;'],
+    ['&#x110000;', 'a bare "&" in text'],
+    ['&#1114112;', 'a bare "&" in text'],
+    ['&#x0000041;', 'a bare "&" in text'],
+    ['&#00000065;', 'a bare "&" in text'],
+    ['&#x;', 'a bare "&" in text'],
+    ['&#;', 'a bare "&" in text'],
+    ['&#xg;', 'a bare "&" in text'],
+    ['&#a;', 'a bare "&" in text'],
+    ['&#65', 'a bare "&" in text'],
+    ['&lt', 'a bare "&" in text'],
+    ['&LT;', 'undeclared entity &LT;'],
+    ['&ltx;', 'undeclared entity &ltx;'],
+    ['&am;', 'undeclared entity &am;'],
+    ['& amp;', 'a bare "&" in text'],
+  ])('refuses %j as the whole parse does: %s', (text, message) => {
+    expect(refusal(() => decoded(text))).toBe(message);
+    expect(refusal(() => lazily(text))).toBe(message);
   });
 });

@@ -196,9 +196,18 @@ export class ChildIndex {
 
   /** Child `i`'s attributes, read off its start tag. */
   attributes(i: number): Readonly<Record<string, string>> {
-    const from = this.#at(i, this.#ranges, 3) + 1 + this.name(i).length;
-    const tag = this.#document.toString('utf8', from, this.#at(i, this.#ranges, 3, 1) + 1);
-    return readStartTag(tag, this.name(i), (name) => name).attributes ?? noAttributes;
+    const document = this.#document;
+    const tag: StartTag = { end: 0, attributes: undefined, empty: false };
+    const name = this.name(i);
+    readStartTag(
+      document,
+      this.#at(i, this.#ranges, 3) + 1 + name.length,
+      name,
+      tag,
+      (from, to) => document.toString('utf8', from, to),
+      (value) => value,
+    );
+    return tag.attributes ?? noAttributes;
   }
 
   /** Child `i` as an element read lazily: its children parsed from its bytes when asked for. */
@@ -287,8 +296,6 @@ export function withChildren(parent: XmlElement, children: readonly XmlNode[]): 
 /** Tokens (tags, texts) handled between two pauses of the steps. */
 const tokensPerStep = 256;
 
-const attributePattern = /\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
-
 interface OpenElement {
   readonly name: string;
   readonly attributes: Readonly<Record<string, string>>;
@@ -358,15 +365,15 @@ export function* parseXmlSteps(
   /** The byte at `k`; -1 past the end. */
   const byteAt = (k: number): number => doc[k] ?? -1;
   const strings = new Map<string, string>();
-  /** `transient`: a value of a checked element, dropped at once: not kept. */
-  const intern = (value: string, transient = false): string => {
-    if (transient || value.length > internedLength) return value;
+  const intern = (value: string): string => {
+    if (value.length > internedLength) return value;
     const seen = strings.get(value);
     if (seen !== undefined) return seen;
     strings.set(value, value);
     return value;
   };
-  const names = new Set<string>();
+  /** A value of an element only checked, dropped at once: not kept. */
+  const dropped = (value: string): string => value;
   /** Element names by a hash of their bytes. */
   const seenNames = new Map<number, string>();
   /** One entry per name for the elements only checked: they hold no state of their own. */
@@ -380,10 +387,8 @@ export function* parseXmlSteps(
     return open;
   };
   const checkedName = (name: string, what: string): string => {
-    if (names.has(name)) return intern(name);
     if (!isXmlName(name)) throw new XmlError(`"${name}" is not an accepted ${what} name`);
-    names.add(name);
-    return intern(name);
+    return name;
   };
   // The children of every open element, innermost last; texts as strings until the element closes.
   const pending: Array<XmlElement | string> = [];
@@ -400,12 +405,6 @@ export function* parseXmlSteps(
     pending.length = open.start;
     return element(open.name, open.attributes, children);
   };
-  /**
-   * The attributes of a start tag written plainly (ASCII spaces, ASCII
-   * names, quoted values) read off the bytes, from the end of its name to its
-   * `>`; undefined for anything else, which the text form then reads (and
-   * refuses where it must).
-   */
   /** Attribute names by a hash of their bytes. */
   const seenAttributes = new Map<number, string>();
   const attributeName = (from: number, to: number): string => {
@@ -413,53 +412,12 @@ export function* parseXmlSteps(
     for (let k = from; k < to; k++) hash = (Math.imul(hash, 31) + byteAt(k)) | 0;
     const seen = seenAttributes.get(hash);
     if (seen !== undefined && seen.length === to - from && hasAsciiAt(doc, seen, from)) return seen;
-    const name = checkedName(doc.toString('latin1', from, to), 'attribute');
+    const name = checkedName(doc.toString('utf8', from, to), 'attribute');
     seenAttributes.set(hash, name);
     return name;
   };
-  /** What `plainAttributes` read, without an object per tag. */
-  let plainFound: Record<string, string> | undefined;
-  let plainEmpty = false;
-  /** The `>` of the tag, its attributes in `plainFound`, `plainEmpty`; -1 for anything else. */
-  const plainAttributes = (from: number, transient: boolean): number => {
-    plainFound = undefined;
-    plainEmpty = false;
-    let k = from;
-    for (;;) {
-      const spaceFrom = k;
-      while (isSpace(byteAt(k))) k++;
-      const byte = byteAt(k);
-      if (byte === 0x3e /* > */) return k;
-      if (byte === 0x2f /* / */) {
-        plainEmpty = true;
-        return byteAt(k + 1) === 0x3e ? k + 1 : -1;
-      }
-      if (k === spaceFrom) return -1;
-      const nameFrom = k;
-      for (let b = byteAt(k); b > 0x20 && b < 0x7f && b !== 0x3d && b !== 0x2f && b !== 0x3e;) {
-        b = byteAt(++k);
-      }
-      const nameTo = k;
-      if (nameTo === nameFrom) return -1;
-      while (isSpace(byteAt(k))) k++;
-      if (byteAt(k) !== 0x3d /* = */) return -1;
-      k++;
-      while (isSpace(byteAt(k))) k++;
-      const quote = byteAt(k);
-      if (quote !== 0x22 /* " */ && quote !== 0x27 /* ' */) return -1;
-      const close = bytes.indexOf(quote, k + 1);
-      if (close < 0) return -1;
-      const attribute = attributeName(nameFrom, nameTo);
-      const attributes = (plainFound ??= {});
-      if (Object.hasOwn(attributes, attribute)) {
-        throw notWellFormed(`the attribute "${attribute}" twice`);
-      }
-      const value = doc.toString('utf8', k + 1, close);
-      if (value.includes('<')) throw new XmlError('"<" in an attribute value');
-      attributes[attribute] = intern(decodeReferences(value), transient);
-      k = close + 1;
-    }
-  };
+  /** The start tag read last. */
+  const tag: StartTag = { end: 0, attributes: undefined, empty: false };
   const stack: OpenElement[] = [];
   let root: XmlElement | undefined;
   let current: OpenElement | undefined;
@@ -480,9 +438,12 @@ export function* parseXmlSteps(
         }
         if (nextAmpersand < end) {
           const after = referencesEnd(bytes, nextAmpersand, end);
-          // not plainly valid: decoded as text, which says what is wrong
-          if (after < 0) decodeReferences(doc.toString('utf8', i, end));
-          else nextAmpersand = after;
+          if (after < 0) {
+            // decodeReferences refuses every reference referenceEnd does, and names it
+            decodeReferences(doc.toString('utf8', i, end));
+            throw notWellFormed('a reference that is not valid');
+          }
+          nextAmpersand = after;
         }
       } else {
         const text = decodeReferences(doc.toString('utf8', i, end));
@@ -550,23 +511,8 @@ export function* parseXmlSteps(
       if (current === undefined && root !== undefined) {
         throw new XmlError('a document has exactly one root element');
       }
-      let attributes: Record<string, string> | undefined;
-      let empty: boolean;
-      let gt: number;
-      gt = plainAttributes(nameEnd, mode === 'checked');
-      if (gt >= 0) {
-        attributes = plainFound;
-        empty = plainEmpty;
-      } else {
-        // the rest of the start tag, as text: its attributes are read there
-        gt = startTagEnd(doc, nameEnd);
-        ({ attributes, empty } = readStartTag(
-          doc.toString('utf8', nameEnd, gt + 1),
-          name,
-          (raw) => checkedName(raw, 'attribute'),
-          (value) => intern(value, mode === 'checked'),
-        ));
-      }
+      readStartTag(doc, nameEnd, name, tag, attributeName, mode === 'checked' ? dropped : intern);
+      const { end: gt, attributes, empty } = tag;
       if (indexing && depth === lazyDepth + 1) {
         // a child of the element read lazily (open at lazyDepth)
         (childIndex ??= new ChildIndexBuilder()).open(lt, gt, name);
@@ -607,42 +553,69 @@ export function* parseXmlSteps(
   return root;
 }
 
+/** A start tag as `readStartTag` read it (one object per parse, filled again for each tag). */
+interface StartTag {
+  /** Where its `>` is. */
+  end: number;
+  attributes: Record<string, string> | undefined;
+  /** An empty element's (`/>`). */
+  empty: boolean;
+}
+
 /**
- * A start tag's attributes (undefined for none) and whether it is an empty
- * element's, from `tag`: the tag from the end of its name to its `>`.
- * Throws XmlError for a broken tag.
+ * Reads into `tag` the start tag whose name ends at `from`, up to its `>`:
+ * `name="value"` or `name='value'`, each after XML's white space (U+0020,
+ * tab, CR, LF; nothing else). `attributeName` makes a name of its bytes and
+ * checks it; `valueOf` keeps a value once its references are decoded.
+ * Throws XmlError for anything else.
  */
 function readStartTag(
-  tag: string,
+  doc: Buffer,
+  from: number,
   name: string,
-  nameOf: (raw: string) => string,
-  valueOf: (value: string) => string = (value) => value,
-): { attributes: Record<string, string> | undefined; empty: boolean } {
+  tag: StartTag,
+  attributeName: (from: number, to: number) => string,
+  valueOf: (value: string) => string,
+): void {
   let attributes: Record<string, string> | undefined;
-  let at = 0;
+  let k = from;
   for (;;) {
-    attributePattern.lastIndex = at;
-    const match = attributePattern.exec(tag);
-    if (match === null) break;
-    const [, rawAttribute = '', doubleQuoted, singleQuoted] = match;
-    const value = doubleQuoted ?? singleQuoted ?? '';
-    const attribute = nameOf(rawAttribute);
+    const spaceFrom = k;
+    while (isSpace(doc[k] ?? -1)) k++;
+    const byte = doc[k] ?? -1;
+    if (byte === 0x3e /* > */ || (byte === 0x2f /* / */ && doc[k + 1] === 0x3e)) {
+      tag.end = byte === 0x3e ? k : k + 1;
+      tag.attributes = attributes;
+      tag.empty = byte === 0x2f;
+      return;
+    }
+    const nameFrom = k;
+    while (isAttributeNameByte(doc[k] ?? -1)) k++;
+    const nameTo = k;
+    while (isSpace(doc[k] ?? -1)) k++;
+    if (nameFrom === spaceFrom || nameTo === nameFrom || doc[k] !== 0x3d /* = */) {
+      throw notWellFormed(`a broken start tag <${name}>`);
+    }
+    k++;
+    while (isSpace(doc[k] ?? -1)) k++;
+    const quote = doc[k] ?? -1;
+    const close = quote === 0x22 /* " */ || quote === 0x27 /* ' */ ? doc.indexOf(quote, k + 1) : -1;
+    if (close < 0) throw notWellFormed(`a broken start tag <${name}>`);
+    const attribute = attributeName(nameFrom, nameTo);
     attributes ??= {};
     if (Object.hasOwn(attributes, attribute)) {
       throw notWellFormed(`the attribute "${attribute}" twice`);
     }
+    const value = doc.toString('utf8', k + 1, close);
     if (value.includes('<')) throw new XmlError('"<" in an attribute value');
     attributes[attribute] = valueOf(decodeReferences(value));
-    at = attributePattern.lastIndex;
+    k = close + 1;
   }
-  while (isSpace(tag.charCodeAt(at))) at++;
-  const empty = tag.charCodeAt(at) === 0x2f; /* / */
-  if (empty) at++;
-  // past the attributes, the `>` that ends the tag and nothing else
-  if (tag.charCodeAt(at) !== 0x3e /* > */ || at !== tag.length - 1) {
-    throw notWellFormed(`a broken start tag <${name}>`);
-  }
-  return { attributes, empty };
+}
+
+/** A byte of an attribute's name as written: any above U+0020 but `=`, `/` and `>` (the name is checked whole). */
+function isAttributeNameByte(byte: number): boolean {
+  return byte > 0x20 && byte !== 0x3d && byte !== 0x2f && byte !== 0x3e;
 }
 
 /** The document as UTF-8 bytes (a Buffer view of them, not a copy). */
@@ -661,7 +634,7 @@ function utf8Bytes(document: string | Uint8Array): Buffer {
 /**
  * Where the references from the `&` at `at` up to `to` end: the next `&` at
  * or after `to` (or the document's length), or -1 when one of them is not
- * plainly valid (`decodeReferences` then tells what is wrong, or accepts it).
+ * valid, as `decodeReferences` judges them.
  */
 function referencesEnd(doc: Uint8Array, at: number, to: number): number {
   let k = at;
@@ -731,7 +704,6 @@ function hasDeclaration(doc: Buffer): boolean {
 
 /** True when the bytes at `at` are the ASCII `text` (`anyCase`: in upper or lower case). */
 function hasAsciiAt(doc: Uint8Array, text: string, at: number, anyCase = false): boolean {
-  if (at + text.length > doc.length) return false;
   for (let k = 0; k < text.length; k++) {
     let byte = doc[at + k] ?? -1;
     if (anyCase && byte >= 0x61 && byte <= 0x7a) byte -= 0x20;
@@ -740,34 +712,10 @@ function hasAsciiAt(doc: Uint8Array, text: string, at: number, anyCase = false):
   return true;
 }
 
-/** True when the bytes from `from` up to `to` are only whitespace (as `String.prototype.trim` sees it). */
+/** True when the bytes from `from` up to `to` are only XML's white space. */
 function isBlank(doc: Buffer, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    const byte = doc[k] ?? -1;
-    if (byte >= 0x80) return doc.toString('utf8', from, to).trim() === '';
-    if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return false;
-  }
+  for (let k = from; k < to; k++) if (!isSpace(doc[k] ?? -1)) return false;
   return true;
-}
-
-/**
- * The `>` that ends the start tag whose attributes begin at `from`: the
- * first one outside a quoted value (the last byte when there is none, which
- * the tag's check then refuses).
- */
-function startTagEnd(doc: Uint8Array, from: number): number {
-  let quote = 0;
-  for (let k = from; k < doc.length; k++) {
-    const byte = doc[k] ?? -1;
-    if (quote !== 0) {
-      if (byte === quote) quote = 0;
-    } else if (byte === 0x22 /* " */ || byte === 0x27 /* ' */) {
-      quote = byte;
-    } else if (byte === 0x3e /* > */) {
-      return k;
-    }
-  }
-  return doc.length - 1;
 }
 
 /** Whitespace, `/` or `>`: what ends a tag's name. */
