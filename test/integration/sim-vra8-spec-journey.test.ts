@@ -103,6 +103,7 @@ describe('vRA 8 simulator against the specification', () => {
     const resources = await call('GET', `${deploymentPath}/resources`, token);
     const resourceId = resources.content[0].id;
     await call('GET', `${deploymentPath}/resources/${resourceId}/actions`, token);
+    await call('GET', `/deployment/api/resources/${resourceId}`, token);
     await call('POST', `${deploymentPath}/resources/${resourceId}/requests`, token, {
       actionId: 'Cloud.vSphere.Machine.Resize',
       inputs: { cpuCount: 2 },

@@ -322,6 +322,59 @@ describe('the catalog journey on vRA 8', () => {
     expect(end.final).toBe(true);
   });
 
+  it('reads a resource another gateway made, and runs its action, by asking vRA 8 which deployment holds it', async () => {
+    const ordered = await stack.gql(
+      'mutation($input: RequestCatalogItemInput!) { requestCatalogItem(input: $input) { request { id } } }',
+      { input: { catalogItemId: centos!.id, data: { hostname: 'dev-web-03' } } },
+    );
+    expect(ordered.errors).toBeUndefined();
+    const built = await followToEnd(ordered.data.requestCatalogItem.request.id);
+    const machine = built.resources[0];
+    // a replica (or this gateway after a restart) that never listed the deployment
+    const other = await startVra8Stack({ VRA_API_GENERATION: '8' }, stack.sim);
+    try {
+      const before = stack.sim.requestsTo('GET', `/deployment/api/resources/${machine.id}`).length;
+      const read = await other.gql(
+        'query($id: ID!) { catalogResource(id: $id) { id name resourceType actions { id name } } }',
+        { id: machine.id },
+      );
+      expect(read.errors).toBeUndefined();
+      expect(read.data.catalogResource).toEqual({
+        id: machine.id,
+        name: machine.name,
+        resourceType: 'Cloud.vSphere.Machine',
+        actions: machine.actions,
+      });
+      expect(stack.sim.requestsTo('GET', `/deployment/api/resources/${machine.id}`)).toHaveLength(
+        before + 1,
+      );
+      const acted = await other.gql(
+        `mutation($input: RequestResourceActionInput!) { requestResourceAction(input: $input) {
+          request { id } } }`,
+        { input: { resourceId: machine.id, actionId: machine.actions[0].id, reasons: 'day 2' } },
+      );
+      expect(acted.errors).toBeUndefined();
+      // the deployment it named is remembered: the action asked no second time
+      expect(stack.sim.requestsTo('GET', `/deployment/api/resources/${machine.id}`)).toHaveLength(
+        before + 1,
+      );
+      expect(
+        stack.sim.requests.filter(
+          (r) =>
+            r.method === 'POST' &&
+            r.path.includes('/deployment/api/deployments/') &&
+            r.path.endsWith(`/resources/${machine.id}/requests`),
+        ),
+      ).toHaveLength(1);
+      const unknown = await other.gql(
+        'query { catalogResource(id: "6b5b3c9e-0000-4000-8000-000000000000") { id } }',
+      );
+      expect(unknown.data).toEqual({ catalogResource: null });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('publishes a blueprint: a released version, carried by its project source and shared with the project', async () => {
     const template = windows!;
     const published = await stack.gql(

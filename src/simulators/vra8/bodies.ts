@@ -165,17 +165,21 @@ export function deploymentStatus(deployments: Deployments, deployment: Deploymen
   return `${phase}_INPROGRESS`;
 }
 
-export function resourceBody(resource: ResourceState): Record<string, unknown> {
+/** A resource as definitions.Resource has it (`GET /deployment/api/resources/{id}`). */
+export function resourceFields(resource: ResourceState): Record<string, unknown> {
   return {
     id: resource.id,
     name: resource.name,
     type: resource.type,
     createdAt: resource.createdAt,
     properties: resource.properties,
-    state: 'OK',
     syncStatus: 'SUCCESS',
-    dependsOn: [],
   };
+}
+
+/** A resource in its deployment's list, which also says its state and what it depends on. */
+export function resourceBody(resource: ResourceState): Record<string, unknown> {
+  return { ...resourceFields(resource), state: 'OK', dependsOn: [] };
 }
 
 export type DeploymentExpansion =

@@ -221,6 +221,15 @@ export class Deployments {
     ];
   }
 
+  /** A resource of any deployment, with its deployment. */
+  resourceById(resourceId: string): { deployment: DeploymentState; resource: ResourceState } {
+    for (const deployment of this.all) {
+      const resource = deployment.resources.find((known) => known.id === resourceId);
+      if (resource !== undefined) return { deployment, resource };
+    }
+    throw notFound('Resource', resourceId);
+  }
+
   resource(deployment: DeploymentState, resourceId: string): ResourceState {
     const resource = deployment.resources.find((known) => known.id === resourceId);
     if (resource === undefined) throw notFound('Resource', resourceId);

@@ -12,6 +12,7 @@ import {
   projectBody,
   requestBody,
   resourceBody,
+  resourceFields,
   sourceBody,
 } from './bodies.ts';
 import type { Catalog, EntitlementType } from './catalog.ts';
@@ -353,6 +354,16 @@ export function createVra8Routes(world: Vra8World): SimHandler {
         context.user,
       );
       return ok(requestBody(deployments, request));
+    },
+    'GET /deployment/api/resources/{resourceId}': (context) => {
+      const id = context.params['resourceId'] ?? '';
+      const { deployment, resource } = deployments.resourceById(id);
+      if (!context.memberOf.includes(deployment.projectId)) throw notFound('Resource', id);
+      return ok({
+        ...resourceFields(resource),
+        deploymentId: deployment.id,
+        projectId: deployment.projectId,
+      });
     },
     'GET /deployment/api/requests/{requestId}': (context) => {
       const request = deployments.request(context.params['requestId'] ?? '');
