@@ -218,6 +218,17 @@ describe('the catalog journey on vRA 8', () => {
     return last;
   }
 
+  /** Orders CentOS for the service account's project and follows it to its end; the machine it made. */
+  async function orderedMachine(hostname: string): Promise<any> {
+    const ordered = await stack.gql(
+      'mutation($input: RequestCatalogItemInput!) { requestCatalogItem(input: $input) { request { id } } }',
+      { input: { catalogItemId: centos!.id, data: { hostname } } },
+    );
+    expect(ordered.errors).toBeUndefined();
+    const built = await followToEnd(ordered.data.requestCatalogItem.request.id);
+    return built.resources[0];
+  }
+
   it('signs a developer in (CSP login, then /iaas/api/login) and lists only the items shared with their project', async () => {
     const user = developer!;
     const signedIn = await stack.gql(
@@ -294,13 +305,7 @@ describe('the catalog journey on vRA 8', () => {
   });
 
   it('runs a day-2 action on a deployed resource and follows it to its end', async () => {
-    const ordered = await stack.gql(
-      'mutation($input: RequestCatalogItemInput!) { requestCatalogItem(input: $input) { request { id } } }',
-      { input: { catalogItemId: centos!.id, data: { hostname: 'dev-web-02' } } },
-    );
-    expect(ordered.errors).toBeUndefined();
-    const built = await followToEnd(ordered.data.requestCatalogItem.request.id);
-    const machine = built.resources[0];
+    const machine = await orderedMachine('dev-web-02');
     const action = machine.actions[0];
     expect(action).toBeDefined();
     const acted = await stack.gql(
@@ -323,13 +328,7 @@ describe('the catalog journey on vRA 8', () => {
   });
 
   it('reads a resource another gateway made, and runs its action, by asking vRA 8 which deployment holds it', async () => {
-    const ordered = await stack.gql(
-      'mutation($input: RequestCatalogItemInput!) { requestCatalogItem(input: $input) { request { id } } }',
-      { input: { catalogItemId: centos!.id, data: { hostname: 'dev-web-03' } } },
-    );
-    expect(ordered.errors).toBeUndefined();
-    const built = await followToEnd(ordered.data.requestCatalogItem.request.id);
-    const machine = built.resources[0];
+    const machine = await orderedMachine('dev-web-03');
     // a replica (or this gateway after a restart) that never listed the deployment
     const other = await startVra8Stack({ VRA_API_GENERATION: '8' }, stack.sim);
     try {
