@@ -4,10 +4,9 @@ import { buildXml, parseXml } from '../../src/upstreams/nsx/xml.ts';
 /**
  * What the parser made of each document when it read text (before it read
  * bytes): the document it builds back, or why it refuses; read whole, and
- * read lazily below the root. Attributes and references written plainly are
- * read off the bytes, anything else through the text form: both must answer
- * alike. The text form is gone; the bytes are read as XML says, where the
- * two rows below note it.
+ * read lazily below the root. The parser now reads every tag and reference
+ * off the bytes and must answer alike, but for the two rows marked below,
+ * where the text form was more lenient than XML allows.
  */
 const asBefore: ReadonlyArray<readonly [document: string, whole: string, lazy: string]> = [
   ['<a x="1" y=\'2\'/>', '<a x="1" y="2"/>', '<a x="1" y="2"/>'],
