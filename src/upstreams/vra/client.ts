@@ -32,7 +32,7 @@ import { readVra8ErrorBody } from '../vra8/error-body.ts';
 import { maxPageSize, readAll, type PageRequest } from './paging.ts';
 import { asCallerMistake } from './refused-input.ts';
 import { SharedCache } from '../../cache/shared-cache.ts';
-import { detached, untilGone } from '../../cache/shared-read.ts';
+import { detached, sharedCall, untilGone } from '../../cache/shared-read.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
 import { Watcher, watchKey, type WatcherOptions } from '../poller.ts';
 import type { BlueprintPublication, CatalogRequestEvent, VraApi } from './api.ts';
@@ -518,17 +518,7 @@ export class VraClient implements VraApi {
 
   async #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {
     // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
-    return this.#postToken(
-      credential,
-      {
-        signal: detached,
-        requestId: call.requestId,
-        ...(call.stats === undefined ? {} : { stats: call.stats }),
-        // only so that an error repeating them is redacted: the login sends none of them
-        ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
-      },
-      notTheCallers,
-    );
+    return this.#postToken(credential, sharedCall(call), notTheCallers);
   }
 
   /** vRA 7 looks a user up within a tenant (`POST /identity/api/tokens` requires it). */

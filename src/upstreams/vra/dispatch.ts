@@ -1,5 +1,4 @@
 import type { SharedCache } from '../../cache/shared-cache.ts';
-import { detached } from '../../cache/shared-read.ts';
 import { isObject } from './decode.ts';
 import {
   UnauthenticatedError,
@@ -82,23 +81,14 @@ export class VraDispatch implements VraApi {
     seam: UpstreamHttp;
     v7: VraApi;
     v8: VraApi;
-    ask?: (call: CallContext) => Promise<VraGeneration>;
   }) {
     this.#seam = options.seam;
     this.#v7 = options.v7;
     this.#v8 = options.v8;
     this.#serviceAccount = options.serviceAccount;
-    // The question serves every call waiting for it: it is not aborted with the
-    // call that happened to ask it, nor written down in that call's audit trail.
-    const ask =
-      options.ask ??
-      ((call: CallContext) =>
-        askVraGeneration(options.seam, {
-          signal: detached,
-          requestId: call.requestId,
-          ...(call.stats === undefined ? {} : { stats: call.stats }),
-        }));
-    this.#probe = new GenerationProbe(options.configured, ask);
+    this.#probe = new GenerationProbe(options.configured, (call) =>
+      askVraGeneration(options.seam, call),
+    );
   }
 
   /** The generation once known (configured or asked). */

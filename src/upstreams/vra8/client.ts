@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
-import { detached } from '../../cache/shared-read.ts';
+import { sharedCall } from '../../cache/shared-read.ts';
 import { credentialKey } from '../../credentials.ts';
 import {
   BadUserInputError,
@@ -782,16 +782,7 @@ export class Vra8Client implements VraApi {
 
   #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {
     // The caller has no part in the service account's login: its refusal is no BAD_USER_INPUT.
-    return this.#login(
-      credential,
-      {
-        signal: detached,
-        requestId: call.requestId,
-        ...(call.stats === undefined ? {} : { stats: call.stats }),
-        ...(call.credentials === undefined ? {} : { credentials: call.credentials }),
-      },
-      notTheCallers,
-    );
+    return this.#login(credential, sharedCall(call), notTheCallers);
   }
 
   /**
