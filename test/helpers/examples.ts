@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { getOperationAST, parse } from 'graphql';
+import { getOperationAST, Kind, parse, type FieldNode } from 'graphql';
 import { documentHash } from '../../src/plugins/persisted-operations.ts';
 
 export const examplesDir = new URL('../../examples/', import.meta.url);
@@ -42,4 +42,41 @@ export function readExamples(): Example[] {
 /** The allow-list of the examples: `{ "<sha256 of the document>": "<document>" }`, in example order. */
 export function persistedOperationsOf(examples: readonly Example[]): Record<string, string> {
   return Object.fromEntries(examples.map((e) => [documentHash(e.document), e.document]));
+}
+
+/** The root fields the given files of schema/ add to (or define on) Query, Mutation and Subscription. */
+export function rootFieldsOfSchemas(...files: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    const schema = parse(readFileSync(new URL(`../../schema/${file}`, import.meta.url), 'utf8'));
+    for (const definition of schema.definitions) {
+      if (
+        (definition.kind === Kind.OBJECT_TYPE_EXTENSION ||
+          definition.kind === Kind.OBJECT_TYPE_DEFINITION) &&
+        ['Query', 'Mutation', 'Subscription'].includes(definition.name.value)
+      ) {
+        for (const field of definition.fields ?? []) names.add(field.name.value);
+      }
+    }
+  }
+  return names;
+}
+
+/** The root fields an example's operation selects. */
+function rootSelections(document: string): FieldNode[] {
+  return parse(document).definitions.flatMap((definition) =>
+    definition.kind === Kind.OPERATION_DEFINITION
+      ? definition.selectionSet.selections.filter((s) => s.kind === Kind.FIELD)
+      : [],
+  );
+}
+
+/** The schema fields at the root of an example's operation. */
+export function rootFieldNames(document: string): string[] {
+  return rootSelections(document).map((field) => field.name.value);
+}
+
+/** Where the answers of those fields go in `data`: each one's alias, or its name. */
+export function rootResponseKeys(document: string): string[] {
+  return rootSelections(document).map((field) => field.alias?.value ?? field.name.value);
 }

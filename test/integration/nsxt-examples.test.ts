@@ -8,44 +8,20 @@
  * to answer so, with no call. After each example the simulator must have
  * recorded no refused request and no answer that breaks its definition.
  */
-import { readFileSync } from 'node:fs';
-import { Kind, parse, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NsxtSimulator } from '../../src/simulators/nsxt/index.ts';
-import { readExamples, type Example } from '../helpers/examples.ts';
+import {
+  readExamples,
+  rootFieldNames,
+  rootFieldsOfSchemas,
+  type Example,
+} from '../helpers/examples.ts';
 import { startNsxtStack } from '../helpers/nsxt-stack.ts';
 import type { GraphQLAnswer, Stack } from '../helpers/stack.ts';
 
-/** Root fields the network schema adds to Query and Mutation. */
-function networkRootFields(): Set<string> {
-  const schema = parse(
-    readFileSync(new URL('../../schema/network.graphql', import.meta.url), 'utf8'),
-  );
-  const names = new Set<string>();
-  for (const definition of schema.definitions) {
-    if (
-      definition.kind === Kind.OBJECT_TYPE_EXTENSION &&
-      (definition.name.value === 'Query' || definition.name.value === 'Mutation')
-    ) {
-      for (const field of definition.fields ?? []) names.add(field.name.value);
-    }
-  }
-  return names;
-}
-
-function rootFieldsOf(document: DocumentNode): string[] {
-  return document.definitions.flatMap((definition) =>
-    definition.kind === Kind.OPERATION_DEFINITION
-      ? definition.selectionSet.selections.flatMap((s) =>
-          s.kind === Kind.FIELD ? [s.name.value] : [],
-        )
-      : [],
-  );
-}
-
-const network = networkRootFields();
+const network = rootFieldsOfSchemas('network.graphql');
 const examples = readExamples().filter((e) =>
-  rootFieldsOf(parse(e.document)).some((field) => network.has(field)),
+  rootFieldNames(e.document).some((field) => network.has(field)),
 );
 
 /** NSX-v ids of the examples and the NSX-T seed's objects standing for them. */
@@ -118,7 +94,7 @@ function expectNoViolations(): void {
 }
 
 function expectNetworkFieldsComplete(example: Example, answer: GraphQLAnswer<any>): void {
-  const fields = rootFieldsOf(parse(example.document)).filter(
+  const fields = rootFieldNames(example.document).filter(
     (field) => network.has(field) && field !== 'applicationFirewall',
   );
   const networkErrors = (answer.errors ?? []).filter((e) => fields.includes(String(e.path?.[0])));

@@ -10,55 +10,21 @@
  * is asserted to answer exactly so, with no call to vRA. After each example
  * the simulator must have refused none of the gateway's requests.
  */
-import { readFileSync } from 'node:fs';
-import { Kind, parse, type DocumentNode } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readExamples, type Example } from '../helpers/examples.ts';
+import {
+  readExamples,
+  rootFieldNames,
+  rootFieldsOfSchemas,
+  rootResponseKeys,
+  type Example,
+} from '../helpers/examples.ts';
 import { vra8, type GenerationStack } from '../helpers/generations.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { listen, type GraphQLAnswer } from '../helpers/stack.ts';
 
-/** Root fields the catalog and identity schemas add to Query, Mutation and Subscription. */
-function rootFieldsOfSchemas(...files: string[]): Set<string> {
-  const names = new Set<string>();
-  for (const file of files) {
-    const schema = parse(readFileSync(new URL(`../../schema/${file}`, import.meta.url), 'utf8'));
-    for (const definition of schema.definitions) {
-      if (
-        (definition.kind === Kind.OBJECT_TYPE_EXTENSION ||
-          definition.kind === Kind.OBJECT_TYPE_DEFINITION) &&
-        ['Query', 'Mutation', 'Subscription'].includes(definition.name.value)
-      ) {
-        for (const field of definition.fields ?? []) names.add(field.name.value);
-      }
-    }
-  }
-  return names;
-}
-
-function rootFieldsOf(document: DocumentNode): string[] {
-  return document.definitions.flatMap((definition) =>
-    definition.kind === Kind.OPERATION_DEFINITION
-      ? definition.selectionSet.selections.flatMap((s) =>
-          s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : [],
-        )
-      : [],
-  );
-}
-
-function schemaFieldsOf(document: DocumentNode): string[] {
-  return document.definitions.flatMap((definition) =>
-    definition.kind === Kind.OPERATION_DEFINITION
-      ? definition.selectionSet.selections.flatMap((s) =>
-          s.kind === Kind.FIELD ? [s.name.value] : [],
-        )
-      : [],
-  );
-}
-
 const catalog = rootFieldsOfSchemas('catalog.graphql', 'identity.graphql');
 const examples = readExamples().filter((e) =>
-  schemaFieldsOf(parse(e.document)).some((field) => catalog.has(field)),
+  rootFieldNames(e.document).some((field) => catalog.has(field)),
 );
 const byName = (name: string): Example => {
   const example = examples.find((e) => e.name === name);
@@ -261,7 +227,7 @@ describe('vRA 8: the catalog examples', () => {
           ? await subscribe(example, variables)
           : await gql(example.document, variables, headers);
       const calls = harness.vra.requests.slice(before);
-      const fields = rootFieldsOf(parse(example.document));
+      const fields = rootResponseKeys(example.document);
       if (outcome === 'not-supported') {
         expect(answer.errors?.[0]?.extensions).toMatchObject({
           code: 'NOT_SUPPORTED',
