@@ -87,6 +87,8 @@ export interface Config {
   allowUnauthenticated: boolean;
   /** CORS_ORIGINS: other origins (front-ends) whose pages may use the gateway, credentials included. */
   corsOrigins: readonly string[];
+  /** ALLOWED_HOSTS: host names the gateway answers to besides IP literals and `localhost`. */
+  allowedHosts: readonly AllowedHost[];
   logLevel: LogLevel;
   limits: Limits;
   resilience: Resilience;
@@ -117,6 +119,12 @@ export interface Config {
   /** REDIS_URL: where replicas share caches and pollers; undefined: this process keeps its own. */
   redis: RedisConfig | undefined;
   auth: AuthConfig;
+}
+
+/** One ALLOWED_HOSTS entry: a host name, lower-case, and the port it must come with (any when undefined). */
+export interface AllowedHost {
+  name: string;
+  port: number | undefined;
 }
 
 /** A gateway token and what its holder may do. */
@@ -205,6 +213,7 @@ export function loadConfig(env: Env): Config {
     },
     allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),
     corsOrigins: read.list('CORS_ORIGINS').map(origin),
+    allowedHosts: read.list('ALLOWED_HOSTS').map(allowedHost),
     logLevel:
       read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const) ??
       'info',
@@ -464,6 +473,28 @@ function origin(entry: string): string {
     entry.endsWith('#');
   if (extra) throw problem('must list origins only, without a path, query or credentials');
   return parsed.origin;
+}
+
+const hostName = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/;
+
+/** One ALLOWED_HOSTS entry: `gateway.example.com` (any port) or `gateway.example.com:8443`. */
+function allowedHost(entry: string): AllowedHost {
+  const match = /^([^:]+)(?::(\d{1,5}))?$/.exec(entry.toLowerCase());
+  const name = match?.[1];
+  const port = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (
+    name === undefined ||
+    !hostName.test(name) ||
+    name.length > 253 ||
+    port === 0 ||
+    (port ?? 0) > 65535
+  ) {
+    throw new ConfigError(
+      'ALLOWED_HOSTS',
+      `must list host names with an optional port, without scheme or path (got "${entry}"), e.g. gateway.example.com,gateway.example.com:8443`,
+    );
+  }
+  return { name: name.replace(/\.$/, ''), port };
 }
 
 const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;

@@ -13,6 +13,7 @@ import {
   type GatewayContext,
   type IdentityServices,
 } from './context.ts';
+import { authenticates } from './config.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
 import { registerSecrets } from './http/redact.ts';
@@ -22,6 +23,7 @@ import { renderGraphiqlPage } from './graphiql/graphiql-page.ts';
 import { createLogger, yogaLogging, type Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { Tracing } from './observability/tracing.ts';
+import { checkHosts } from './plugins/allowed-hosts.ts';
 import { canonicalEndpoint } from './plugins/canonical-endpoint.ts';
 import { clientAuth } from './plugins/client-auth.ts';
 import { cors } from './plugins/cors.ts';
@@ -79,6 +81,15 @@ export interface GatewayOptions {
   remote?: RemoteStore;
   /** Where audit events go; default: AUDIT_LOG. */
   audit?: AuditLog;
+}
+
+/**
+ * Host names are checked whenever nobody needs a credential (a page on a
+ * rebinding name would hold every scope), and otherwise once ALLOWED_HOSTS
+ * names the hosts.
+ */
+function checksHosts(config: GatewayConfig): boolean {
+  return !authenticates(config.auth) || config.allowedHosts.length > 0;
 }
 
 /** Builds the gateway (no listening: `main.ts` does that, tests use `yoga.fetch`). */
@@ -185,7 +196,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   });
   return {
     yoga,
-    requestListener: capBodies(yoga.requestListener),
+    requestListener: checksHosts(config)
+      ? checkHosts(config.allowedHosts, capBodies(yoga.requestListener))
+      : capBodies(yoga.requestListener),
     clients,
     identity,
     readiness,

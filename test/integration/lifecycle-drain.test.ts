@@ -112,7 +112,7 @@ describe('SIGTERM', () => {
     const port = await gateway.port();
     const socket = connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n\r\n');
+    socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await new Promise((resolve) => socket.once('data', resolve));
     const closed = new Promise((resolve) => socket.once('close', resolve));
 

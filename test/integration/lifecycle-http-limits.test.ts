@@ -49,7 +49,7 @@ describe('the HTTP server’s limits', () => {
     const socket = await openConnection(port);
     const closed = closing(socket);
     const opened = Date.now();
-    socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n');
+    socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     // One header byte every 100 ms: the connection is never idle, the header block never ends.
     const drip = setInterval(() => socket.write('x'), 100);
     try {
@@ -94,7 +94,7 @@ describe('the HTTP server’s limits', () => {
     const closed = closing(socket);
     const opened = Date.now();
     socket.write(
-      'POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{',
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{',
     );
     const drip = setInterval(() => socket.write(' '), 100);
     try {
