@@ -32,6 +32,7 @@ import { errorCodes } from './plugins/error-codes.ts';
 import { graphqlJit } from './plugins/graphql-jit.ts';
 import { freshPerEvent } from './plugins/fresh-per-event.ts';
 import { metricsEndpoint } from './plugins/metrics-endpoint.ts';
+import { noFraming } from './plugins/no-framing.ts';
 import { operationCost } from './plugins/operation-cost.ts';
 import { multipartSubscriptions } from './plugins/multipart-subscriptions.ts';
 import { operationLimits } from './plugins/operation-limits.ts';
@@ -164,6 +165,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       createContext(initial.request, clients, config, identity, clientSignal(initial)),
     plugins: [
       cors(corsOrigins),
+      noFraming(),
       graphiqlAssets(),
       ...(config.portal ? [portal()] : []),
       readinessEndpoint(readiness),
