@@ -170,7 +170,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       ...(config.portal ? [portal()] : []),
       readinessEndpoint(readiness),
       metricsEndpoint(metrics),
-      requestLog(logger, metrics),
+      requestLog(logger, metrics, identity.authenticator.required),
       canonicalEndpoint(endpoint),
       csrf(corsOrigins, endpoint),
       clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),

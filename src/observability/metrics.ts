@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { UpstreamService } from '../errors.ts';
 import type { UpstreamCallEvent, UpstreamHealth } from '../http/upstream-http.ts';
 import { lastProbe } from '../plugins/readiness.ts';
+import { OperationNames } from './operation-names.ts';
 
 const circuitValue = { closed: 0, 'half-open': 1, open: 2 } as const;
 
@@ -16,6 +17,7 @@ export class Metrics {
   readonly #operations: Histogram<'operation_type' | 'operation_name' | 'outcome'>;
   readonly #upstreamCalls: Histogram<'service' | 'method' | 'route' | 'status' | 'outcome'>;
   readonly #cacheLookups: Counter<'cache' | 'result'>;
+  readonly #operationNames = new OperationNames();
   #upstreams: ReadonlyArray<{ service: UpstreamService; health: UpstreamHealth }> = [];
   #caches: readonly CacheStats[] = [];
 
@@ -108,8 +110,10 @@ export class Metrics {
     this.#caches = caches;
   }
 
+  /** `name` becomes a label value only among the first few hundred names (see OperationNames). */
   observeOperation(type: string, name: string, outcome: 'ok' | 'error', seconds: number): void {
-    this.#operations.observe({ operation_type: type, operation_name: name, outcome }, seconds);
+    const label = this.#operationNames.label(type, name);
+    this.#operations.observe({ operation_type: type, operation_name: label, outcome }, seconds);
   }
 
   observeUpstreamCall(event: UpstreamCallEvent): void {

@@ -4,6 +4,7 @@ import type { Caller } from '../auth/caller.ts';
 import { requestAuth } from '../auth/request-auth.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
+import { otherOperations, unnamedOperation } from '../observability/operation-names.ts';
 import { requestInfo, type RequestInfo } from '../request-info.ts';
 import { contractCodeOf } from './error-codes.ts';
 
@@ -42,6 +43,23 @@ function collectCodes(info: RequestInfo, result: unknown): void {
 }
 
 /**
+ * What a request's metric is labelled with: its operation's name only when the
+ * operation ran for a caller who showed a credential (or for anyone while no
+ * credential is configured); the name of a request refused before it ran, or
+ * of an unauthenticated one, is made up by whoever sent it.
+ */
+function metricName(
+  info: RequestInfo,
+  caller: Caller | undefined,
+  credentialsRequired: boolean,
+): string {
+  if (info.operationName === undefined) return unnamedOperation;
+  const ran = info.operationType !== undefined;
+  const identified = caller !== undefined && (caller.via !== 'anonymous' || !credentialsRequired);
+  return ran && identified ? info.operationName : otherOperations;
+}
+
+/**
  * One log line and one metric per GraphQL request: request id (also sent back
  * as `X-Request-Id` and to every upstream), operation name and type, duration,
  * upstream call count and error codes. Never headers, variables or bodies.
@@ -49,14 +67,14 @@ function collectCodes(info: RequestInfo, result: unknown): void {
  * events sent, error codes, the upstream calls made for it, and whether it
  * completed or its client went away.
  */
-export function requestLog(logger: Logger, metrics: Metrics): Plugin {
+export function requestLog(logger: Logger, metrics: Metrics, credentialsRequired: boolean): Plugin {
   const record = (info: RequestInfo, status: number, caller: Caller | undefined): void => {
     const seconds = (performance.now() - info.startedAt) / 1000;
     const failed = status >= 400 || info.errorCodes.length > 0;
     const stream = streams.get(info);
     metrics.observeOperation(
       info.operationType ?? 'none',
-      info.operationName ?? 'anonymous',
+      metricName(info, caller, credentialsRequired),
       failed ? 'error' : 'ok',
       seconds,
     );
