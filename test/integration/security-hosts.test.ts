@@ -119,7 +119,14 @@ describe('a gateway with no credential configured (the local default)', () => {
       send(server.url, host, '/graphql', {
         ...postJson(origin, subscription, { accept: 'text/event-stream' }),
       }),
+      send(server.url, host, `/graphql?query=${encodeURIComponent(subscription)}`, {
+        headers: { accept: 'text/event-stream', origin },
+      }),
       send(server.url, host, '/graphql', { method: 'PUT', headers: { origin } }),
+      send(server.url, host, '/graphql', {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      }),
       send(server.url, host, '/graphql', {
         ...postJson(origin, mutation(), {
           accept: 'text/event-stream',
