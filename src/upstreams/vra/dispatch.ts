@@ -88,6 +88,11 @@ export class VraDispatch implements VraApi {
     return this.#probe.known;
   }
 
+  /** The generation: the configured or known one, else asked (at most once at a time). */
+  generationOf(call: CallContext): Promise<VraGeneration> {
+    return this.#probe.get(call);
+  }
+
   /** The client of the appliance's generation (asked once, unless configured). */
   async client(call: CallContext): Promise<VraApi> {
     return this.#of(await this.#probe.get(call));
