@@ -6,6 +6,7 @@
  * many calls were refused, and sends each call once more. On vRA 7, Basic
  * as before. Through HTTP, asserting on what vRO and vRA 8 received.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basicAuthorization } from '../../src/http/auth.ts';
 import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
@@ -18,6 +19,7 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 
 const vroAccount = { username: 'vro-service@vsphere.local', password: 'vro-service-simulator' };
 const echo = 'aefcfad8-efc8-4849-b3aa-7efe4458a885';
+const samplePackage = readFileSync(new URL('../fixtures/vro/sample.package', import.meta.url));
 
 interface Harness {
   sim: Vra8Simulator;
@@ -174,6 +176,45 @@ describe('the vRO service account on vRA 8 with VRO_AUTH_MODE=vra-token', () => 
     expect((await stack.gql('{ workflows(first: 3) { totalCount } }')).errors).toBeUndefined();
     expect(vroLogins(sim)).toHaveLength(3);
     expect(JSON.stringify(refused)).not.toContain(sim.issuedTokens().at(-1) ?? 'no token');
+  });
+
+  it('imports a package (a streamed multipart body) with the bearer, and does not send it again once refused: the next call logs in afresh', async () => {
+    harness = await start();
+    const { stack, sim } = harness;
+    const upload = async (): Promise<{
+      errors?: Array<{ extensions?: Record<string, unknown> }>;
+    }> => {
+      const body = new FormData();
+      body.append(
+        'operations',
+        JSON.stringify({
+          query: 'mutation($f: File!) { importPackage(file: $f, overwrite: true) { imported } }',
+          variables: { f: null },
+        }),
+      );
+      body.append('map', JSON.stringify({ 0: ['variables.f'] }));
+      body.append('0', new File([samplePackage], 'net.powervro.tests.package'));
+      const response = await stack.fetch('/graphql', { method: 'POST', body });
+      return (await response.json()) as {
+        errors?: Array<{ extensions?: Record<string, unknown> }>;
+      };
+    };
+    expect((await upload()).errors).toBeUndefined();
+    const imports = () => stack.vro.requests.filter((r) => r.path === '/vco/api/packages');
+    expect(imports().map((r) => schemeAndUser(sim, r))).toEqual([`Bearer ${vroAccount.username}`]);
+
+    sim.expireTokensOf(vroAccount.username);
+    const refused = await upload();
+    expect(refused.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+    expect(imports()).toHaveLength(2);
+    expect(vroLogins(sim)).toHaveLength(1);
+    expect((await upload()).errors).toBeUndefined();
+    expect(
+      imports()
+        .map((r) => schemeAndUser(sim, r))
+        .at(-1),
+    ).toBe(`Bearer ${vroAccount.username}`);
+    expect(vroLogins(sim)).toHaveLength(2);
   });
 
   it('is refused Basic by a vRO that trusts vRA 8 tokens only (the strict simulator)', async () => {
