@@ -162,6 +162,8 @@ export class UpstreamBadResponseError extends UpstreamError {
 export class UpstreamStatusError extends UpstreamError {
   readonly code: ErrorCode;
   readonly status: number;
+  /** The answer's `Content-Type`, when known: tells whose error body it was (never sent to clients). */
+  readonly contentType: string | undefined;
   /** `errorCode` overrides the mapping (see `notTheCallers`). */
   constructor(
     service: UpstreamService,
@@ -169,6 +171,7 @@ export class UpstreamStatusError extends UpstreamError {
     code: string | null,
     message: string | null,
     errorCode: ErrorCode = codeForUpstreamAnswer(service, status, code, message),
+    contentType?: string,
   ) {
     const said = message === null ? '' : `: ${message}`;
     super(errorCode, `${serviceLabel[service]} answered ${status}${said}`, {
@@ -179,6 +182,7 @@ export class UpstreamStatusError extends UpstreamError {
     });
     this.code = errorCode;
     this.status = status;
+    this.contentType = contentType;
   }
 }
 

@@ -477,6 +477,8 @@ export class UpstreamHttp {
       response.status,
       clean(said.code),
       clean(said.message),
+      undefined,
+      response.headers['content-type'],
     );
   }
 

@@ -28,6 +28,14 @@
  *   --nsx-manager <kind>       lab (default: both edge API versions, both firewalls), nsx-v
  *                              (NSX-v 6.4: edges under /api/4.0, distributed firewall only) or
  *                              vcns (vCNS 5.x: edges under /api/3.0, vShield App firewall only)
+ *   --vra-unauthenticated <answer>
+ *                              how vRA 7 answers a request without credentials (but the login),
+ *                              /iaas/api/about included: 404 (default), 401-html (Tomcat's page),
+ *                              401-json, 403, redirect (302 to /vcac/; redirect-301, -303, -307,
+ *                              -308 for another status) or login-page (200 HTML)
+ *   --nsx-foreign-paths <answer>
+ *                              how NSX-v answers paths outside its API (NSX-T's /api/v1/...):
+ *                              the same answers as --vra-unauthenticated
  *   --vra-catalog-items <n>    serve n catalog items: the seeded ones, repeated under new ids
  *   --nsx-firewall-bytes <n>   serve port group dvportgroup-63's firewall with a generated ruleset
  *                              of about n bytes (layer-3 rules with sources, destinations, notes)
@@ -49,6 +57,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { Fault, FaultPlan } from './faults.ts';
+import {
+  guardedAnswers,
+  parseGuardedAnswer,
+  type GuardedAnswer,
+  type RedirectStatus,
+} from './guarded-answer.ts';
 import { KneeLoad } from './knee.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import type { RecordedRequest } from './sim-server.ts';
@@ -92,6 +106,8 @@ function parseFlags() {
         'nsx-password': { type: 'string' },
         'nsx-manager': { type: 'string' },
         'vra-catalog-items': { type: 'string' },
+        'vra-unauthenticated': { type: 'string' },
+        'nsx-foreign-paths': { type: 'string' },
         'nsx-firewall-bytes': { type: 'string' },
         'vro-step-ms': { type: 'string' },
         'vra-step-ms': { type: 'string' },
@@ -130,6 +146,21 @@ function nsxManager(): 'lab' | 'nsx-v' | 'vcns' {
   const raw = values['nsx-manager'] ?? 'lab';
   if (raw === 'lab' || raw === 'nsx-v' || raw === 'vcns') return raw;
   throw new UsageError('--nsx-manager must be lab, nsx-v or vcns');
+}
+
+/** The answer a flag names (parseGuardedAnswer), as simulator options. */
+function guarded(
+  name: 'vra-unauthenticated' | 'nsx-foreign-paths',
+): { answer: GuardedAnswer; redirectStatus?: RedirectStatus } | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const parsed = parseGuardedAnswer(raw.trim());
+  if (parsed === undefined) {
+    throw new UsageError(
+      `--${name} must be one of ${guardedAnswers.join(', ')}, or redirect-301 … redirect-308`,
+    );
+  }
+  return parsed;
 }
 
 function faultKinds(): Fault[] {
@@ -223,26 +254,38 @@ async function start(service: Service): Promise<Started> {
       const tenant = values['vra-tenant'] ?? 'vsphere.local';
       const items = integer('vra-catalog-items', 0, 100_000);
       const requestStepMs = integer('vra-step-ms', 1, 3_600_000);
+      const unauthenticated = guarded('vra-unauthenticated');
       const sim = await startVraSimulator({
         ...at,
         ...credentials('vra'),
         tenant,
         ...(items === undefined ? {} : { catalogItems: catalogItems(items, tenant) }),
         ...(requestStepMs === undefined ? {} : { requestStepMs }),
+        ...(unauthenticated === undefined
+          ? {}
+          : { unauthenticated: unauthenticated.answer, ...redirectOf(unauthenticated) }),
       });
       return started(service, sim, { tenant: sim.tenant });
     }
     case 'nsx': {
       const firewallBytes = integer('nsx-firewall-bytes', 1, 64 * 2 ** 20);
+      const foreign = guarded('nsx-foreign-paths');
       const sim = await startNsxSimulator({
         ...at,
         ...credentials('nsx'),
         manager: nsxManager(),
         ...(firewallBytes === undefined ? {} : { firewallBytes }),
+        ...(foreign === undefined ? {} : { foreignPaths: foreign.answer, ...redirectOf(foreign) }),
       });
       return started(service, sim);
     }
   }
+}
+
+function redirectOf(parsed: { redirectStatus?: RedirectStatus }): {
+  redirectStatus?: RedirectStatus;
+} {
+  return parsed.redirectStatus === undefined ? {} : { redirectStatus: parsed.redirectStatus };
 }
 
 /** Faults first (each kind an equal share of `p`), then the delay: the first matching rule wins. */

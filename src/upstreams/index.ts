@@ -7,6 +7,7 @@ import { createVraClient, vraSeam } from './vra/client.ts';
 import { VraDispatch } from './vra/dispatch.ts';
 import { createVra8Client } from './vra8/client.ts';
 import { createVroClient, type VroClient } from './vro/client.ts';
+import { vraServiceBearer } from './vro/service-bearer.ts';
 
 /** One client per upstream, created once per process. */
 export interface Clients {
@@ -23,7 +24,6 @@ export function createClients(
   hooks: UpstreamHooks = {},
   remote?: RemoteStore,
 ): Clients {
-  const vro = createVroClient(config, hooks, remote);
   // A vRA bearer vRA refuses is refused by vRO too when it is also the vRO credential
   // (VRO_AUTH_MODE=vra-token): what vRO's caches keep for it goes as well.
   const forgetInVro = async (call: CallContext): Promise<void> => {
@@ -32,13 +32,23 @@ export function createClients(
       await vro.forgetCredential(bearer);
   };
   const vraHttp = vraSeam(config, hooks);
+  const vra8 = createVra8Client(config, vraHttp, remote, forgetInVro);
   const vra = new VraDispatch({
     configured: config.vra.generation,
     serviceAccount: config.vra.username !== undefined && config.vra.password !== undefined,
     seam: vraHttp,
     v7: createVraClient(config, hooks, remote, forgetInVro, vraHttp),
-    v8: createVra8Client(config, vraHttp, remote, forgetInVro),
+    v8: vra8,
   });
+  const { authMode, username, password } = config.vro;
+  const vro = createVroClient(
+    config,
+    hooks,
+    remote,
+    authMode === 'vra-token' && username !== undefined && password !== undefined
+      ? vraServiceBearer(vra, vra8, { username, password, tenant: config.vra.tenant ?? '' })
+      : undefined,
+  );
   return {
     vro,
     vra,

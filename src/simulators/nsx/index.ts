@@ -20,6 +20,7 @@ import {
 } from './sim-context.ts';
 import { el, writeXml } from './sim-xml.ts';
 import { sendText } from '../sim-server.ts';
+import { sendGuardedAnswer, type GuardedAnswer, type RedirectStatus } from '../guarded-answer.ts';
 
 export type { NsxSwitches } from './sim-context.ts';
 export { errorXml } from './sim-context.ts';
@@ -48,6 +49,15 @@ export interface NsxSimulatorOptions {
    * many bytes (load tests of large configurations); kept across `reset()`.
    */
   firewallBytes?: number;
+  /**
+   * How a path outside NSX-v's API (`/api/{major.minor}/…`) is answered,
+   * with credentials or without: NSX-T's `/api/v1/node/version` above all.
+   * '404' (default: the manager's XML not-found), '401-html', '401-json',
+   * '403', 'redirect' (to `/`, `redirectStatus`, default 302) or a 200
+   * login page.
+   */
+  foreignPaths?: GuardedAnswer;
+  redirectStatus?: RedirectStatus;
 }
 
 const managers: Readonly<Record<'nsx-v' | 'vcns' | 'lab', SimManager>> = {
@@ -123,6 +133,22 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
         switches,
         segments: segmentsOf(request.rawPath),
       };
+      const foreign = options.foreignPaths ?? '404';
+      if (foreign !== '404' && !/^\/api\/\d+\.\d+\//.test(request.rawPath)) {
+        return sendGuardedAnswer(response, foreign, {
+          host: request.headers.host,
+          loginAt: '/',
+          ...(options.redirectStatus === undefined
+            ? {}
+            : { redirectStatus: options.redirectStatus }),
+          realm: 'NSX Manager',
+          json: {
+            details: 'Authentication required.',
+            errorCode: 401,
+            moduleName: 'vShield Manager',
+          },
+        });
+      }
       const accounts = [{ username, password }, ...(options.users ?? [])];
       if (!accounts.some((a) => hasBasicAuth(request.headers, a.username, a.password))) {
         return sendText(response, 401, '', 'text/plain', {

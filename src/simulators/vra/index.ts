@@ -1,4 +1,5 @@
 import { brokenJson } from '../faults.ts';
+import type { GuardedAnswer, RedirectStatus } from '../guarded-answer.ts';
 import { startSimServer, type RecordedRequest, type SimObserved } from '../sim-server.ts';
 import { CatalogState } from './catalog.ts';
 import { ConsumerState, seededRequest, type SimRequestOutcome } from './consumer.ts';
@@ -50,6 +51,16 @@ export interface VraSimulatorOptions {
   requestOutcome?: SimRequestOutcome;
   /** Catalog item submits answer 201 with only a Location header, no body (default: with the request). */
   emptySubmitAnswers?: boolean;
+  /**
+   * How a request without `Authorization` is answered, whatever its path
+   * (`/iaas/api/about` included), but the login: '404' (default: the
+   * routes' own answers), Tomcat's 401 page ('401-html'), a 401 vRA error
+   * ('401-json'), Tomcat's 403 page, a redirect to `/vcac/`
+   * (`redirectStatus`, default 302) or a 200 login page, as vRA 7 appliances
+   * behind their authentication filter do.
+   */
+  unauthenticated?: GuardedAnswer;
+  redirectStatus?: RedirectStatus;
 }
 
 export interface VraSimulator extends SimObserved {
@@ -113,6 +124,10 @@ export async function startVraSimulator(options: VraSimulatorOptions = {}): Prom
       consumer,
       tokens,
       registerStatus: () => registerStatus,
+      ...(options.unauthenticated === undefined
+        ? {}
+        : { unauthenticated: options.unauthenticated }),
+      ...(options.redirectStatus === undefined ? {} : { redirectStatus: options.redirectStatus }),
     }),
     {
       ...options,

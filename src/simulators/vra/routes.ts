@@ -12,6 +12,7 @@ import { consumerCall } from './consumer-routes.ts';
 import type { TokenStore } from './identity.ts';
 import { compileFilter, FilterSyntaxError } from './odata.ts';
 import { invalidArgument, vraCodes, vraErrorBody } from './vra-errors.ts';
+import { sendGuardedAnswer, type GuardedAnswer, type RedirectStatus } from '../guarded-answer.ts';
 
 export type RegisterStatus = 200 | 201 | 204;
 
@@ -24,6 +25,9 @@ export interface VraRouteDeps {
   consumer: ConsumerState;
   tokens: TokenStore;
   registerStatus: () => RegisterStatus;
+  /** How a request without `Authorization` is answered, but the login's (default '404': as the routes do). */
+  unauthenticated?: GuardedAnswer;
+  redirectStatus?: RedirectStatus;
 }
 
 const maxLimit = 5000;
@@ -263,9 +267,20 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
     );
   };
 
+  const guarded = deps.unauthenticated ?? '404';
   return (request, response) => {
     const s = segmentsOf(request);
-    if (s[0] === 'identity' && s[1] === 'api' && s[2] === 'tokens') {
+    const identity = s[0] === 'identity' && s[1] === 'api' && s[2] === 'tokens';
+    if (!identity && guarded !== '404' && request.headers.authorization === undefined) {
+      return sendGuardedAnswer(response, guarded, {
+        host: request.headers.host,
+        loginAt: '/vcac/',
+        ...(deps.redirectStatus === undefined ? {} : { redirectStatus: deps.redirectStatus }),
+        realm: 'vRealize Automation',
+        json: vraErrorBody(vraCodes.authenticationFailed, 'Authentication required.'),
+      });
+    }
+    if (identity) {
       if (s.length === 3 && request.method === 'POST') return login(request, response);
       if (s.length === 4 && s[3] !== undefined) {
         if (request.method === 'HEAD') return sendEmpty(response, tokens.isValid(s[3]) ? 204 : 404);

@@ -67,6 +67,11 @@ export interface VroSimulatorOptions {
    * undefined when vRA would refuse it (default: bearer tokens are refused).
    */
   bearerUser?: (token: string) => string | undefined;
+  /**
+   * vRO 8 joined to vRA 8: only vRA's bearer tokens (`bearerUser`) are
+   * accepted, Basic is refused with 401 even for the accounts above.
+   */
+  vraTokensOnly?: boolean;
   /** Serve HTTPS with this key and certificate. */
   tls?: { key: string; cert: string };
   /** Seed runs that ended before the start into the workflows' histories (default true). */
@@ -148,6 +153,7 @@ export async function startVroSimulator(options: VroSimulatorOptions = {}): Prom
   const authenticated = (headers: IncomingHttpHeaders): string | undefined => {
     const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
     if (bearer !== undefined) return options.bearerUser?.(bearer);
+    if (options.vraTokensOnly === true) return undefined;
     return accounts.find((a) => hasBasicAuth(headers, a.username, a.password))?.username;
   };
 

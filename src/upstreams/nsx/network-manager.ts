@@ -229,8 +229,8 @@ export function nsxtManager(client: NsxtClient): NetworkManager {
 
 /**
  * `clients.nsx`: each call goes to the manager of the generation found
- * (NSX_API, else asked once: `GET /api/v1/node/version`, 200 NSX-T, 404
- * NSX-v). Both clients share the one seam of the upstream `nsx`, so
+ * (NSX_API, else asked once: `GET /api/v1/node/version`, a node version
+ * NSX-T, any other answer NSX-v; see NsxtClient.probeGeneration). Both clients share the one seam of the upstream `nsx`, so
  * readiness, metrics, the circuit and the concurrency limit stay one.
  */
 export interface NsxManagers extends NetworkManager {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayConfig } from '../../gateway-config.ts';
-import { GatewayError, isNotFound, NotSupportedError, UpstreamStatusError } from '../../errors.ts';
+import { GatewayError, NotSupportedError, UpstreamStatusError } from '../../errors.ts';
 import { basicAuthorization } from '../../http/auth.ts';
 import { path, type QueryValue } from '../../http/path.ts';
 import type {
@@ -17,6 +17,7 @@ import {
 } from '../nsx/conflict-retry.ts';
 import type { DfwRuleDraft, IpSetDraft, ServiceDraft, VirtualServerDraft } from '../nsx/drafts.ts';
 import { badResponse } from '../nsx/fields.ts';
+import { isApplianceAnswer } from '../generation-answer.ts';
 import { KeyedLock } from '../nsx/keyed-lock.ts';
 import { SectionRuleNotFoundError } from '../nsx/rule-not-found-error.ts';
 import type {
@@ -122,24 +123,28 @@ export class NsxtClient {
 
   /**
    * Which generation the manager is: NSX-T (and NSX 4) answers
-   * `GET /api/v1/node/version` (NodeVersion: `node_version`,
-   * `product_version`); NSX-v has no `/api/v1` and answers 404. Anything
-   * else is the usual upstream error (and is asked again next time).
+   * `GET /api/v1/node/version` with a NodeVersion (`node_version`,
+   * `product_version`). NSX-v has no `/api/v1`: whatever else it answers
+   * (404, 401 or 403 in any body, a redirect, a page) is NSX-v. The question
+   * carries the call's credential, which NSX-T itself may refuse: a refusal
+   * in NSX-T's own error body (JSON with `error_code`) says nothing of the
+   * generation, and fails that call alone. No answer, 429 or a 5xx: asked
+   * again next time (isApplianceAnswer).
    */
   async probeGeneration(call: CallContext): Promise<'v' | 't'> {
+    let response: UpstreamResponse;
     try {
-      const response = await this.#send(call, {
+      response = await this.#send(call, {
         method: 'GET',
         api: 'node',
         path: '/api/v1/node/version',
         route: '/api/v1/node/version (generation probe)',
       });
-      objectOf(parseJsonBody(response.body, response.status), 'the node version');
-      return 't';
     } catch (error) {
-      if (isNotFound(error)) return 'v';
+      if (isApplianceAnswer(error) && !isNsxtApiError(error)) return 'v';
       throw error;
     }
+    return isNodeVersion(response.body) ? 't' : 'v';
   }
 
   // ------------------------------------------------------------ IP sets (groups)
@@ -642,6 +647,26 @@ export class NsxtClient {
       ...(authorization === undefined ? {} : { authorization }),
     });
   }
+}
+
+/** A NodeVersion: an object with `node_version` or `product_version`. */
+function isNodeVersion(body: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body) as unknown;
+  } catch {
+    return false;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return false;
+  const version = parsed as Record<string, unknown>;
+  return (
+    typeof version['node_version'] === 'string' || typeof version['product_version'] === 'string'
+  );
+}
+
+/** NSX-T's ApiError (JSON with `error_code`); NSX-v's errors are XML, or JSON without it. */
+function isNsxtApiError(error: UpstreamStatusError): boolean {
+  return error.contentType?.toLowerCase().includes('json') === true && error.upstream.code !== null;
 }
 
 function policyLockKey(policyId: string): string {

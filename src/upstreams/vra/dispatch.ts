@@ -1,11 +1,8 @@
 import type { SharedCache } from '../../cache/shared-cache.ts';
 import { isObject } from './decode.ts';
-import {
-  UnauthenticatedError,
-  UpstreamBadResponseError,
-  UpstreamStatusError,
-} from '../../errors.ts';
+import { UnauthenticatedError } from '../../errors.ts';
 import type { CallContext, UpstreamHttp } from '../../http/upstream-http.ts';
+import { isApplianceAnswer } from '../generation-answer.ts';
 import { GenerationProbe } from '../generation-probe.ts';
 import type { VraGeneration } from '../../config.ts';
 import type { BlueprintPublication, CatalogRequestEvent, VraApi } from './api.ts';
@@ -25,26 +22,26 @@ import type {
 /**
  * Which generation answers at VRA_URL: `GET /iaas/api/about` needs no
  * credential on vRA 8 and answers `About {supportedApis, latestApiVersion}`
- * (vra-iaas.json, getAboutPage); vRA 7 has no `/iaas/api` and answers 404.
- * Anything else is the usual upstream error (the question is asked again
- * on the next call).
+ * (vra-iaas.json, getAboutPage). vRA 7 has no `/iaas/api`: its Tomcat
+ * answers 404, or, in front of its authentication, 401 (an HTML error page
+ * or JSON), 403, a redirect to the login, or a login page with 200. So any
+ * answer but the about page is vRA 7; no answer (or a 5xx, 429) is asked
+ * again on the next call (isApplianceAnswer).
  */
 export async function askVraGeneration(
   http: UpstreamHttp,
   call: CallContext,
 ): Promise<VraGeneration> {
   let body: string;
-  let status: number;
   try {
-    const response = await http.request(call, {
+    ({ body } = await http.request(call, {
       method: 'GET',
       path: '/iaas/api/about',
       route: '/iaas/api/about',
       headers: { accept: 'application/json' },
-    });
-    ({ body, status } = response);
+    }));
   } catch (error) {
-    if (error instanceof UpstreamStatusError && error.status === 404) return '7';
+    if (isApplianceAnswer(error)) return '7';
     throw error;
   }
   let about: unknown;
@@ -53,12 +50,7 @@ export async function askVraGeneration(
   } catch {
     about = undefined;
   }
-  if (isObject(about) && Array.isArray(about['supportedApis'])) return '8';
-  throw new UpstreamBadResponseError(
-    'vra',
-    'GET /iaas/api/about answered without supportedApis: neither vRA 7 nor vRA 8',
-    status,
-  );
+  return isObject(about) && Array.isArray(about['supportedApis']) ? '8' : '7';
 }
 
 /**
@@ -94,6 +86,11 @@ export class VraDispatch implements VraApi {
   /** The generation once known (configured or asked). */
   get generation(): VraGeneration | undefined {
     return this.#probe.known;
+  }
+
+  /** The generation: the configured or known one, else asked (at most once at a time). */
+  generationOf(call: CallContext): Promise<VraGeneration> {
+    return this.#probe.get(call);
   }
 
   /** The client of the appliance's generation (asked once, unless configured). */

@@ -684,6 +684,23 @@ export class Vra8Client implements VraApi {
     });
   }
 
+  /**
+   * A bearer of another account logged in at this vRA 8 (the vRO service
+   * account under VRO_AUTH_MODE=vra-token: vRO 8 trusts vRA 8's tokens),
+   * cached and renewed as the service account's own. `rejected`: a token
+   * its receiver refused, dropped first (one new login for every call
+   * refused with it).
+   */
+  bearerOf(call: CallContext, credential: VraCredential, rejected?: string): Promise<string> {
+    if (rejected !== undefined) this.#tokens.reject(credential, rejected);
+    return this.#tokens.token(credential, call);
+  }
+
+  /** Drops a bearer of `bearerOf` its receiver refused: the next call logs in again. */
+  rejectBearer(credential: VraCredential, rejected: string): void {
+    this.#tokens.reject(credential, rejected);
+  }
+
   get activeWatches(): number {
     return this.#watcher.activePollers;
   }

@@ -3,11 +3,16 @@ import { SharedCache } from '../../cache/shared-cache.ts';
 import { detached, untilGone } from '../../cache/shared-read.ts';
 import { credentialKey } from '../../credentials.ts';
 import type { GatewayConfig } from '../../gateway-config.ts';
-import { basicAuthorization } from '../../http/auth.ts';
+import { basicAuthorization, bearerAuthorization } from '../../http/auth.ts';
 import { multipartBody, type StreamableFile } from '../../http/multipart.ts';
 import { path } from '../../http/path.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
-import { UpstreamHttp, type CallContext, type UpstreamRequest } from '../../http/upstream-http.ts';
+import {
+  UpstreamHttp,
+  type CallContext,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '../../http/upstream-http.ts';
 import { idCondition } from './conditions.ts';
 import {
   decodeExecution,
@@ -19,6 +24,7 @@ import {
   parseJsonBody,
 } from './decode.ts';
 import { readVroErrorBody } from './error-body.ts';
+import type { ServiceBearer } from './service-bearer.ts';
 import { newestFirst } from './execution-history.ts';
 import {
   ExecutionWatcher,
@@ -74,6 +80,8 @@ export interface VroClientOptions {
   remote?: RemoteStore;
   /** Epoch ms; a fake clock in tests. */
   now?: () => number;
+  /** The service account's bearer where vRO authenticates through vRA 8 (VRO_AUTH_MODE=vra-token). */
+  serviceBearer?: ServiceBearer;
 }
 
 /** A workflow's form, with the version of the workflow it was read for. */
@@ -92,6 +100,7 @@ export class VroClient {
   readonly #watcher: ExecutionWatcher;
   readonly #detailCache: SharedCache<WorkflowRecord> | undefined;
   readonly #formCache: SharedCache<VersionedForm> | undefined;
+  readonly #serviceBearer: ServiceBearer | undefined;
   /** The service account's `Authorization`, made once for the credentials it was made of. */
   #serviceAuthorization:
     { username: string | undefined; password: string | undefined; value: string } | undefined;
@@ -100,6 +109,7 @@ export class VroClient {
     this.#http = http;
     this.#credentials = credentials;
     this.#watcher = new ExecutionWatcher(options.watcher ?? {});
+    this.#serviceBearer = options.serviceBearer;
     const ttlMs = options.detailCacheTtlMs ?? 0;
     const cache = <V>(name: string): SharedCache<V> | undefined =>
       ttlMs > 0
@@ -454,7 +464,13 @@ export class VroClient {
   }
 
   /** A call with the caller's credential; one vRO refuses (401) loses what is kept for it. */
-  #request(call: CallContext, request: UpstreamRequest) {
+  async #request(call: CallContext, request: UpstreamRequest): Promise<UpstreamResponse> {
+    if (call.credentials?.vro === undefined && this.#serviceBearer !== undefined) {
+      const token = await this.#serviceBearer.token(call);
+      if (token !== undefined) {
+        return this.#withServiceBearer(call, request, this.#serviceBearer, token);
+      }
+    }
     const authorization = this.#authorization(call);
     return this.#http
       .request(call, authorization === undefined ? request : { ...request, authorization })
@@ -464,6 +480,38 @@ export class VroClient {
         }
         throw error;
       });
+  }
+
+  /**
+   * The service account's call with its vRA 8 bearer. vRO's 401 means it did
+   * not act: the bearer is renewed (once, shared by every call refused with
+   * it) and the call sent once more; a streamed body cannot be sent again,
+   * so that call fails and the next one logs in afresh.
+   */
+  async #withServiceBearer(
+    call: CallContext,
+    request: UpstreamRequest,
+    bearer: ServiceBearer,
+    token: string,
+  ): Promise<UpstreamResponse> {
+    const send = (sent: string) =>
+      this.#http.request(call, { ...request, authorization: bearerAuthorization(sent) });
+    try {
+      return await send(token);
+    } catch (error) {
+      if (!isUnauthorized(error)) throw error;
+      if (request.body !== undefined && !isReplayable(request.body)) {
+        bearer.reject(token);
+        throw error;
+      }
+    }
+    const renewed = await bearer.renew(call, token);
+    try {
+      return await send(renewed);
+    } catch (error) {
+      if (isUnauthorized(error)) bearer.reject(renewed);
+      throw error;
+    }
   }
 
   /**
@@ -485,11 +533,24 @@ export class VroClient {
   }
 }
 
-/** `remote`: the store shared with the other replicas, if any (their pollers of a run are shared). */
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof UpstreamStatusError && error.status === 401;
+}
+
+function isReplayable(body: NonNullable<UpstreamRequest['body']>): boolean {
+  return typeof body === 'string' || body instanceof Uint8Array;
+}
+
+/**
+ * `remote`: the store shared with the other replicas, if any (their pollers
+ * of a run are shared); `serviceBearer`: the service account's vRA 8 bearer
+ * under VRO_AUTH_MODE=vra-token.
+ */
 export function createVroClient(
   config: GatewayConfig,
   hooks: UpstreamHooks = {},
   remote?: RemoteStore,
+  serviceBearer?: ServiceBearer,
 ): VroClient {
   const scoped =
     remote === undefined ? undefined : scopedStore(remote, upstreamScope('vro', config.vro));
@@ -502,6 +563,7 @@ export function createVroClient(
     {
       detailCacheTtlMs: config.workflowDetailCacheTtlMs,
       ...(scoped === undefined ? {} : { watcher: { remote: scoped }, remote: scoped }),
+      ...(serviceBearer === undefined ? {} : { serviceBearer }),
     },
   );
 }
