@@ -608,6 +608,40 @@ describe.skipIf(redisServer === undefined)('sessions shared by replicas through 
       },
       30_000,
     );
+
+    it('keeps its word for two signOuts at once, one in a batch, on both replicas while Redis is cut under the first delete', async () => {
+      const { cookie } = await signedInOnBoth();
+      const cutting = relay.cutWhen(redisCommand('del', sessionKey(cookie)), 'reply');
+      const batch = fetch(`${y.url}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-graphql-csrf': '1',
+          cookie: `gateway_session=${cookie}`,
+        },
+        body: JSON.stringify([{ query: 'mutation { signOut }' }, { query: '{ viewer { name } }' }]),
+      }).then(async (r) => (await r.json()) as Array<Answer['body']>);
+      const [single, batched] = await Promise.all([
+        gql(x, 'mutation { signOut }', {}, cookie),
+        batch,
+      ]);
+      await cutting;
+      const outcomes = [single.body, batched[0]!].map((body) =>
+        body.data?.signOut === true ? 'true' : body.errors?.[0]?.extensions?.['code'],
+      );
+      for (const outcome of outcomes) {
+        expect(['true', 'UPSTREAM_UNAVAILABLE', undefined]).toContain(outcome);
+      }
+      relay.restore();
+      await until('up');
+      if (outcomes.includes('true')) {
+        await expectEndedOnBoth(cookie);
+        return;
+      }
+      expect(await gql(x, 'mutation { signOut }', {}, cookie)).toMatchObject({ status: 200 });
+      await expectEndedOnBoth(cookie);
+    }, 30_000);
   });
 });
 

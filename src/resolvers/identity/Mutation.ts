@@ -51,7 +51,9 @@ async function endSession(context: GatewayContext): Promise<boolean> {
       'The session could not be ended on every replica: the shared session store is unavailable. Sign out again shortly.',
     );
   }
-  context.auth.setCookies.push(context.identity.cookies.clear());
+  const clear = context.identity.cookies.clear();
+  // An ended cookie was cleared already, before the operation ran.
+  if (!context.auth.setCookies.includes(clear)) context.auth.setCookies.push(clear);
   return session !== undefined;
 }
 
