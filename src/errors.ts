@@ -87,6 +87,18 @@ export class AuditLogUnavailableError extends GatewayError {
   }
 }
 
+/**
+ * The replicas' shared session store (Redis) cannot confirm a session's start
+ * or end: nothing is promised, the caller tries again. Not an appliance's
+ * failure, so without `extensions.upstream`.
+ */
+export class SessionsUnavailableError extends GatewayError {
+  readonly code = 'UPSTREAM_UNAVAILABLE';
+  constructor(message: string, retryAfterSeconds = 5) {
+    super(message, { extensions: { code: 'UPSTREAM_UNAVAILABLE', retryAfter: retryAfterSeconds } });
+  }
+}
+
 /** Which API an appliance speaks: vRA 7 (catalog-service) or 8 (Aria Automation); NSX-v or NSX-T (Policy API). */
 export type ApiGeneration = 'vRA 7' | 'vRA 8' | 'NSX-v' | 'NSX-T';
 

@@ -1,4 +1,5 @@
 import {
+  createLocalJWKSet,
   createRemoteJWKSet,
   decodeProtectedHeader,
   errors,
@@ -64,19 +65,41 @@ export function looksLikeJwt(token: string): boolean {
   }
 }
 
+/** After a failed fetch of the JWKS, how long it is not asked again: about once a minute at most. */
+const jwksRetryAfterFailureMs = 60_000;
+
 export function createJwtVerifier(
   settings: JwtSettings,
-  options?: { fetchTimeoutMs?: number },
+  options?: { fetchTimeoutMs?: number; retryAfterFailureMs?: number },
 ): { verify(token: string): Promise<JwtIdentity> } {
+  const retryAfterFailureMs = options?.retryAfterFailureMs ?? jwksRetryAfterFailureMs;
   const jwks = createRemoteJWKSet(settings.jwksUrl, {
     timeoutDuration: options?.fetchTimeoutMs ?? 5_000,
     // An unknown kid refetches the set, but at most once a minute.
     cooldownDuration: 60_000,
     cacheMaxAge: 600_000,
   });
+  // jose fetches again on every call after a failed fetch (and for every unknown kid):
+  // after a failure, this verifier uses only the keys it already holds until the back-off ends.
+  let failedAt: number | undefined;
+  let held: JWTVerifyGetKey | undefined;
+  const unavailable = (cause?: unknown): JwtRejectedError =>
+    new JwtRejectedError(
+      'keys-unavailable',
+      'The signing keys could not be fetched or used.',
+      cause === undefined ? undefined : { cause },
+    );
   const keys: JWTVerifyGetKey = async (header, token) => {
+    // Date.now, as jose's own cache and cool-down count time.
+    if (failedAt !== undefined && Date.now() < failedAt + retryAfterFailureMs) {
+      if (held === undefined || !jwks.fresh) throw unavailable();
+      return held(header, token);
+    }
     try {
-      return await jwks(header, token);
+      const key = await jwks(header, token);
+      // Cooling down: a fetch succeeded within the minute, so after any failure (which cannot cool down).
+      if (jwks.coolingDown) failedAt = undefined;
+      return key;
     } catch (error) {
       if (
         error instanceof errors.JWKSNoMatchingKey ||
@@ -84,13 +107,10 @@ export function createJwtVerifier(
       ) {
         throw error;
       }
-      throw new JwtRejectedError(
-        'keys-unavailable',
-        'The signing keys could not be fetched or used.',
-        {
-          cause: error,
-        },
-      );
+      failedAt = Date.now();
+      const known = jwks.fresh ? jwks.jwks() : undefined;
+      held = known === undefined ? undefined : createLocalJWKSet(known);
+      throw unavailable(error);
     }
   };
 

@@ -8,6 +8,11 @@ export interface RequestAuth {
   readonly clientAddress: string | null;
   /** `Set-Cookie` values the answer carries (a session started, ended or cleared). */
   readonly setCookies: string[];
+  /**
+   * The session cookie the request carried when it did not come to a live
+   * session (ended, or not checkable now): `signOut` still ends it everywhere.
+   */
+  readonly unresolvedSession?: string;
   /** Whom the audit events of this request name when not the caller (a sign-in names the person). */
   actor?: AuditActor;
 }

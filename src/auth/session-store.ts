@@ -31,8 +31,9 @@ const endedChannel = 'session-ended';
 const maxSessionMs = 24 * 60 * 60 * 1000;
 
 /**
- * The session of a cookie cannot be told: this replica does not hold it and
- * the shared store cannot be asked now. Not an ended session: the cookie stays.
+ * The shared store (Redis) cannot be asked now, or did not confirm a write:
+ * a cookie's session cannot be told (not an ended session: the cookie stays),
+ * started or ended.
  */
 export class SessionStoreUnavailableError extends Error {
   constructor() {
@@ -60,11 +61,15 @@ function isSession(value: unknown): value is Session {
 /**
  * Sessions by the digest of their cookie. Kept in this process and, with
  * Redis, sealed there too so that every replica (and one restarted) knows
- * them; an ended session is announced so that other replicas drop their copy.
+ * them. With Redis, Redis alone says whether a session lives: every look-up
+ * asks it (a copy held here could have been ended on another replica while
+ * this one missed the announcement), a session starts only once Redis holds
+ * it and ends only once Redis confirms the delete. While Redis cannot answer,
+ * cookies are neither accepted nor ended (SessionStoreUnavailableError).
  */
 export class SessionStore {
   readonly #local = new Map<string, Held>();
-  /** Digests of sessions ended here, until they would have expired: known ended while Redis is down. */
+  /** Digests of sessions ended here or announced ended, until they would have expired: refused without asking Redis. */
   readonly #ended = new Map<string, number>();
   readonly #remote: RemoteStore | undefined;
   readonly #cipher: SessionCipher | undefined;
@@ -84,66 +89,100 @@ export class SessionStore {
     }
   }
 
-  /** Starts a session; answers the cookie value (256 random bits), which only the browser keeps. */
+  /**
+   * Starts a session; answers the cookie value (256 random bits), which only
+   * the browser keeps. Throws SessionStoreUnavailableError when Redis does not
+   * confirm it holds the session (no replica, this one included, would accept it).
+   */
   async create(session: Session): Promise<string> {
     const cookie = randomBytes(32).toString('base64url');
     const digest = digestOf(cookie);
-    this.#hold(digest, session);
     const ttl = session.expiresAt - this.#now();
     if (this.#remote !== undefined && this.#cipher !== undefined && ttl > 0) {
       const key = this.#key(digest);
-      // Redis down: the session still holds on this replica (the store's callers never fail for it).
       await this.#remote
         .set(key, this.#cipher.seal(JSON.stringify(session), key), ttl)
-        .catch(() => {});
+        .catch(() => {
+          throw new SessionStoreUnavailableError();
+        });
     }
+    this.#hold(digest, session);
     return cookie;
   }
 
   /**
    * The live session of a cookie, or undefined (unknown, ended, expired).
-   * Throws SessionStoreUnavailableError when only the shared store could
-   * tell and it cannot be asked.
+   * Throws SessionStoreUnavailableError when Redis cannot be asked.
    */
   async get(cookie: string): Promise<Session | undefined> {
     const digest = digestOf(cookie);
+    if (this.#ended.has(digest)) return undefined;
     let session = this.#local.get(digest)?.session;
-    if (session === undefined && this.#ended.has(digest)) return undefined;
-    if (session === undefined && this.#remote !== undefined && this.#cipher !== undefined) {
-      if (!this.#remote.available) throw new SessionStoreUnavailableError();
-      const key = this.#key(digest);
-      const sealed = await this.#remote.get(key).catch(() => {
-        throw new SessionStoreUnavailableError();
-      });
-      const plain = sealed === undefined ? undefined : this.#cipher.open(sealed, key);
-      const parsed: unknown = plain === undefined ? undefined : JSON.parse(plain);
-      if (isSession(parsed)) {
-        session = parsed;
-        this.#hold(digest, session);
-      }
+    const expired = session !== undefined && session.expiresAt <= this.#now();
+    // An expired copy needs no asking: whatever Redis says, it is over.
+    if (!expired && this.#remote !== undefined && this.#cipher !== undefined) {
+      session = await this.#fetch(digest, this.#remote, this.#cipher);
     }
     if (session !== undefined && session.expiresAt <= this.#now()) {
-      await this.end(cookie);
+      // Redis let it go with its TTL: only this replica's copy is left to forget.
+      this.#remember(digest);
+      this.#drop(digest);
       return undefined;
     }
     return session;
   }
 
-  /** Ends the session of a cookie here and on every replica. */
+  /** This replica's copy of a cookie's session, unchecked: only to revoke its vRA token when it cannot be checked. */
+  heldCopy(cookie: string): Session | undefined {
+    return this.#local.get(digestOf(cookie))?.session;
+  }
+
+  /**
+   * Ends the session of a cookie here and on every replica: this replica
+   * forgets it at once; with Redis, it has ended everywhere only when this
+   * resolves. Throws SessionStoreUnavailableError when Redis does not confirm
+   * the delete (other replicas may still accept the cookie).
+   */
   async end(cookie: string): Promise<void> {
     const digest = digestOf(cookie);
     this.#remember(digest);
     this.#drop(digest);
-    if (this.#remote !== undefined) {
-      // Redis down: it forgets the session when its TTL ends; the vRA token is deleted anyway.
-      await this.#remote.delete(this.#key(digest)).catch(() => {});
-      await this.#remote.publish(this.#remote.key(endedChannel), digest).catch(() => {});
-    }
+    if (this.#remote === undefined) return;
+    await this.#remote.delete(this.#key(digest)).catch(() => {
+      throw new SessionStoreUnavailableError();
+    });
+    // Only lets the other replicas forget their copy (and its token) early: they ask Redis anyway.
+    await this.#remote.publish(this.#remote.key(endedChannel), digest).catch(() => {});
   }
 
   close(): void {
     this.#unsubscribe?.();
     for (const digest of [...this.#local.keys()]) this.#drop(digest);
+  }
+
+  /** The session Redis holds for a digest, held here too while it lives (its token a secret). */
+  async #fetch(
+    digest: string,
+    remote: RemoteStore,
+    cipher: SessionCipher,
+  ): Promise<Session | undefined> {
+    if (!remote.available) throw new SessionStoreUnavailableError();
+    const key = this.#key(digest);
+    const sealed = await remote.get(key).catch(() => {
+      throw new SessionStoreUnavailableError();
+    });
+    const plain = sealed === undefined ? undefined : cipher.open(sealed, key);
+    const parsed: unknown = plain === undefined ? undefined : JSON.parse(plain);
+    // Announced ended while Redis was asked: the answer may predate the delete.
+    if (!isSession(parsed) || this.#ended.has(digest)) {
+      this.#drop(digest);
+      return undefined;
+    }
+    const held = this.#local.get(digest)?.session;
+    if (held?.vraToken !== parsed.vraToken || held.expiresAt !== parsed.expiresAt) {
+      this.#hold(digest, parsed);
+    }
+    return parsed;
   }
 
   #key(digest: string): string {

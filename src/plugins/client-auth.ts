@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Authenticator } from '../auth/authenticate.ts';
+import { sessionCookieOf, type Authenticator } from '../auth/authenticate.ts';
 import { anonymous } from '../auth/caller.ts';
 import { onlyOpenFields, requestedOperation } from '../auth/requested-operation.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
@@ -68,7 +68,13 @@ export function clientAuth(
       const ended = resolution.kind === 'session-ended';
       if (resolution.kind !== 'refused' && onlyOpenFields(operation)) {
         const setCookies = ended ? [cookies.clear()] : [];
-        setRequestAuth(request, { caller: nobody, clientAddress, setCookies });
+        const cookie = sessionCookieOf(request);
+        setRequestAuth(request, {
+          caller: nobody,
+          clientAddress,
+          setCookies,
+          ...(cookie === undefined ? {} : { unresolvedSession: cookie }),
+        });
         return;
       }
       // A refused change is written down too: who tried what, from where.

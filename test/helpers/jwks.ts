@@ -35,17 +35,23 @@ export interface JwksServer {
   keys: JWK[];
   /** GET requests it answered. */
   fetches: number;
+  /** The HTTP status it answers with: 200 serves the keys, anything else an empty failure (an IdP down). */
+  status: number;
   close(): Promise<void>;
 }
 
 export async function startJwksServer(keys: JWK[]): Promise<JwksServer> {
-  const state = { keys, fetches: 0 };
+  const state = { keys, fetches: 0, status: 200 };
   const server: Server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url !== '/jwks.json') {
       response.writeHead(404).end();
       return;
     }
     state.fetches += 1;
+    if (state.status !== 200) {
+      response.writeHead(state.status, { 'content-type': 'text/html' }).end('<h1>unavailable</h1>');
+      return;
+    }
     response
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify({ keys: state.keys }));
@@ -62,6 +68,12 @@ export async function startJwksServer(keys: JWK[]): Promise<JwksServer> {
     },
     get fetches() {
       return state.fetches;
+    },
+    get status() {
+      return state.status;
+    },
+    set status(next) {
+      state.status = next;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -408,3 +408,141 @@ describe('rotation of the identity provider keys', () => {
     expect(upstreamCalls(stack)).toBe(0);
   });
 });
+
+describe('an identity provider whose JWKS fails', () => {
+  let key: SigningKey;
+  let newer: SigningKey;
+  let jwks: JwksServer;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    [key, newer] = await Promise.all([
+      signingKey('ES256', 'outage-1'),
+      signingKey('ES256', 'outage-2'),
+    ]);
+    jwks = await startJwksServer([key.jwk]);
+    stack = await startStack({
+      env: { JWT_JWKS_URL: jwks.url, JWT_ISSUER: issuer, JWT_AUDIENCE: audience },
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    jwks.status = 200;
+  });
+  afterAll(async () => {
+    await stack.close();
+    await jwks.close();
+  });
+
+  /** One request with the JWT through a transport; its status, code and how long it took (real ms). */
+  async function attempt(
+    token: string,
+    transport: 'POST' | 'GET' | 'batch',
+  ): Promise<{ status: number; code: unknown; ms: number }> {
+    const started = performance.now();
+    const query = '{ viewer { name } }';
+    const headers = { ...bearer(token), accept: 'application/json' };
+    const response =
+      transport === 'GET'
+        ? await stack.fetch(`/graphql?query=${encodeURIComponent(query)}`, { headers })
+        : await stack.fetch('/graphql', {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify(transport === 'batch' ? [{ query }, { query }] : { query }),
+          });
+    const body = (await response.json()) as {
+      errors?: Array<{ extensions?: Record<string, unknown> }>;
+    };
+    return {
+      status: response.status,
+      code: body.errors?.[0]?.extensions?.['code'],
+      ms: performance.now() - started,
+    };
+  }
+
+  it('fetches a failing JWKS once for 20 requests and 50 parallel ones, answering each UNAUTHENTICATED at once; after the back-off and its recovery a JWT is accepted', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const start = Date.now();
+    jwks.status = 503;
+    const token = await signedBy(key, { preferred_username: 'during' });
+    const before = upstreamCalls(stack);
+
+    for (let i = 0; i < 20; i += 1) {
+      const answer = await attempt(token, (['POST', 'GET', 'batch'] as const)[i % 3]!);
+      expect(answer).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+      expect(answer.ms).toBeLessThan(1000);
+    }
+    expect(jwks.fetches).toBe(1);
+
+    vi.setSystemTime(start + 30_000);
+    const parallel = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        attempt(token, (['POST', 'GET', 'batch'] as const)[i % 3]!),
+      ),
+    );
+    for (const answer of parallel) {
+      expect(answer).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+      expect(answer.ms).toBeLessThan(2000);
+    }
+    expect(jwks.fetches).toBe(1);
+
+    // Back up, but within the back-off: still not asked, still refused.
+    jwks.status = 200;
+    vi.setSystemTime(start + 59_000);
+    expect(await attempt(token, 'POST')).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    expect(jwks.fetches).toBe(1);
+
+    // The next attempt after the back-off fetches the keys once and is accepted, and the keys stay.
+    vi.setSystemTime(start + 61_000);
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await stack.gql('{ viewer { name } }', {}, bearer(token));
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data).toEqual({ viewer: { name: 'during' } });
+    }
+    expect(jwks.fetches).toBe(2);
+    expect(upstreamCalls(stack)).toBe(before);
+  });
+
+  it('still accepts the keys it holds while a refetch for unknown kids fails, and refetches those at most once a minute', async () => {
+    // Later than anything the test above saw (the gateway's clock never goes back).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 300_000 });
+    const start = Date.now();
+    const known = await signedBy(key, { preferred_username: 'known' });
+    expect((await stack.gql('{ viewer { name } }', {}, bearer(known))).data).toEqual({
+      viewer: { name: 'known' },
+    });
+    const fetched = jwks.fetches;
+    // Past the cool-down of unknown kids, the IdP fails: a flood of new kids asks it once.
+    vi.setSystemTime(start + 61_000);
+    jwks.status = 503;
+    const unknown = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) =>
+        attempt(
+          await signJwt(newer.privateKey, { alg: 'ES256', kid: `rotated-${i}` }, claims()),
+          'POST',
+        ),
+      ),
+    );
+    for (const answer of unknown) expect(answer).toMatchObject({ status: 401 });
+    for (let i = 0; i < 10; i += 1) {
+      const token = await signJwt(newer.privateKey, { alg: 'ES256', kid: `later-${i}` }, claims());
+      expect(await attempt(token, 'GET')).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    }
+    expect(jwks.fetches - fetched).toBe(1);
+    // The key it holds still works meanwhile, without asking the IdP.
+    expect((await stack.gql('{ viewer { name } }', {}, bearer(known))).data).toEqual({
+      viewer: { name: 'known' },
+    });
+    expect(jwks.fetches - fetched).toBe(1);
+
+    // Rotated and back: after the back-off the new kid is fetched once and accepted.
+    jwks.keys = [key.jwk, newer.jwk];
+    jwks.status = 200;
+    vi.setSystemTime(start + 123_000);
+    const rotated = await signedBy(newer, { preferred_username: 'rotated' });
+    expect((await stack.gql('{ viewer { name } }', {}, bearer(rotated))).data).toEqual({
+      viewer: { name: 'rotated' },
+    });
+    expect(jwks.fetches - fetched).toBe(2);
+  });
+});

@@ -12,6 +12,7 @@ import { startVraSimulator, type VraSimulator } from '../../src/simulators/vra/i
 import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway } from '../helpers/spawn-gateway.ts';
+import { startTcpProxy, type CutPoint, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { listen, memoryAuditLog, simulatorsEnv } from '../helpers/stack.ts';
 import { bearerOf, tokenRequests, tokensPath } from '../helpers/vra.ts';
 
@@ -59,8 +60,8 @@ function env(extra: Env = {}): Env {
 }
 
 /** A gateway of this process served on a loopback port, once it sees Redis up. */
-async function startReplica(sessionSecret = secret): Promise<Replica> {
-  const base = loadConfig(env({ REDIS_URL: redis.url, SESSION_SECRET: sessionSecret }));
+async function startReplica(sessionSecret = secret, redisUrl = redis.url): Promise<Replica> {
+  const base = loadConfig(env({ REDIS_URL: redisUrl, SESSION_SECRET: sessionSecret }));
   const config: GatewayConfig = {
     ...base,
     vro: { ...base.vro, url: vro.url },
@@ -400,17 +401,29 @@ describe.skipIf(redisServer === undefined)('sessions shared by replicas through 
       await untilRedisIs('up');
     }, 20_000);
 
-    it('signs out while Redis is stopped: the vRA token is deleted and the cookie cleared', async () => {
+    it('does not claim to sign out while Redis is stopped (UPSTREAM_UNAVAILABLE, cookie kept), yet deletes the vRA token it holds', async () => {
       const { cookie, token } = await signIn(a, dba);
       for (const replica of [a, b]) {
         expect((await gql(replica, asUser, {}, cookie)).body.errors).toBeUndefined();
       }
       await stopRedis();
       const signOut = await gql(b, 'mutation { signOut }', {}, cookie);
-      expect(signOut.body).toEqual({ data: { signOut: true } });
-      expect(signOut.setCookies.some((v) => /^gateway_session=;/.test(v))).toBe(true);
+      expect(signOut.body.data ?? null).toBeNull();
+      expect(signOut.body.errors?.[0]?.extensions).toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        retryAfter: 5,
+      });
+      // Kept, so that signing out can be tried again.
+      expect(signOut.setCookies.some((v) => /^gateway_session=/.test(v))).toBe(false);
       expect(vra.requestsTo('DELETE', `${tokensPath}/${token}`)).toHaveLength(1);
       expect(vra.tokenUser(token)).toBeUndefined();
+      // No replica accepts the cookie: B has forgotten it, the others cannot ask Redis.
+      expectRefusedSession(await gql(b, userOnly, {}, cookie));
+      for (const replica of [a, c]) {
+        const answer = await gql(replica, userOnly, {}, cookie);
+        expect(answer.status).toBe(503);
+        expect(answer.body.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+      }
     }, 30_000);
 
     it('signs in while Redis is stopped: a session on that replica, or a clean refusal leaving no vRA token', async () => {
@@ -461,6 +474,173 @@ describe.skipIf(redisServer === undefined)('sessions shared by replicas through 
       expect(text).not.toMatch(/node_modules|ioredis|Command timed out|\n\s+at /);
       expect(response.headers.get('content-type') ?? '').toMatch(/json/);
       expect(response.status, text).not.toBe(500);
+    }, 30_000);
+  });
+
+  describe('signing out while the replicas lose Redis (a relay between them and Redis, cut)', () => {
+    let relay: TcpProxy;
+    let x: Replica;
+    let y: Replica;
+
+    beforeAll(async () => {
+      relay = await startTcpProxy(redis.port);
+      const through = `redis://127.0.0.1:${relay.port}`;
+      [x, y] = await Promise.all([startReplica(secret, through), startReplica(secret, through)]);
+    }, 30_000);
+
+    afterAll(async () => {
+      await Promise.all([x.close(), y.close()]);
+      await relay.close();
+    });
+
+    async function until(state: 'up' | 'unavailable'): Promise<void> {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const states = await Promise.all(
+          [x, y].map(
+            async (r) =>
+              ((await (await fetch(`${r.url}/ready`)).json()) as { redis?: string }).redis,
+          ),
+        );
+        if (states.every((s) => s === state)) return;
+        if (Date.now() > deadline) throw new Error(`redis states: ${states.join(', ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
+    afterEach(async () => {
+      relay.restore();
+      await until('up');
+    }, 20_000);
+
+    /** Signed in on X, and used on both replicas: each holds its own copy of the session. */
+    async function signedInOnBoth(): Promise<{ cookie: string; token: string }> {
+      const { cookie, token } = await signIn(x, dba);
+      for (const replica of [x, y]) {
+        const answer = await gql(replica, asUser, {}, cookie);
+        expect(answer.body.errors).toBeUndefined();
+        expect(answer.body.data.viewer.name).toBe(dba.username);
+      }
+      return { cookie, token };
+    }
+
+    function expectUnavailable(answer: Answer): void {
+      expect(answer.body.data ?? null).toBeNull();
+      expect(answer.body.errors?.[0]?.extensions).toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        retryAfter: 5,
+      });
+      expect(answer.setCookies.some((v) => /^gateway_session=/.test(v))).toBe(false);
+    }
+
+    /** Once Redis is back, neither replica accepts the cookie, nor calls vRA for it. */
+    async function expectEndedOnBoth(cookie: string): Promise<void> {
+      relay.restore();
+      await until('up');
+      expect(await redis.client.exists(sessionKey(cookie))).toBe(0);
+      const received = await vraRequestsDuring(async () => {
+        for (const replica of [y, x, y, x]) {
+          expectRefusedSession(await gql(replica, userOnly, {}, cookie));
+        }
+      });
+      expect(received).toEqual([]);
+    }
+
+    it('answers UPSTREAM_UNAVAILABLE, not true, to a signOut while Redis is unreachable; once it is back, signing out again ends it on both', async () => {
+      const { cookie, token } = await signedInOnBoth();
+      relay.cut();
+      await until('unavailable');
+      const signOut = await gql(x, 'mutation { signOut }', {}, cookie);
+      expectUnavailable(signOut);
+      // X revoked the vRA token of its copy all the same.
+      expect(vra.tokenUser(token)).toBeUndefined();
+      // While Redis is away neither replica accepts the cookie: X forgot it, Y cannot check it.
+      expectRefusedSession(await gql(x, userOnly, {}, cookie));
+      const unknown = await gql(y, userOnly, {}, cookie);
+      expect(unknown.status).toBe(503);
+      expect(unknown.body.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+
+      relay.restore();
+      await until('up');
+      // Nothing was promised: Redis still holds the session, so signing out is asked again.
+      expect(await redis.client.exists(sessionKey(cookie))).toBe(1);
+      const again = await gql(x, 'mutation { signOut }', {}, cookie);
+      expect(again.body.errors).toBeUndefined();
+      // X had already let it go: no live session here, but it is ended everywhere now.
+      expect(again.body.data).toEqual({ signOut: false });
+      await expectEndedOnBoth(cookie);
+    }, 30_000);
+
+    const redisCommand = (name: string, needle: string) => (chunk: Buffer) => {
+      const text = chunk.toString('latin1');
+      return text.toLowerCase().includes(`\r\n${name}\r\n`) && text.includes(needle);
+    };
+
+    it.each<[string, string, CutPoint, 'true' | 'UPSTREAM_UNAVAILABLE']>([
+      ['the delete never reaches Redis', 'del', 'before', 'UPSTREAM_UNAVAILABLE'],
+      ['Redis runs the delete but its answer is lost', 'del', 'reply', 'UPSTREAM_UNAVAILABLE'],
+      ['the announcement to the other replica is lost', 'publish', 'before', 'true'],
+    ])(
+      'keeps its word when Redis is cut in the middle of a signOut (%s): true only if the cookie is then refused on both replicas',
+      async (_, command, point, expected) => {
+        const { cookie } = await signedInOnBoth();
+        const digest = createHash('sha256').update(cookie, 'utf8').digest('base64url');
+        const needle = command === 'del' ? sessionKey(cookie) : digest;
+        const cutting = relay.cutWhen(redisCommand(command, needle), point);
+        const signOut = await gql(y, 'mutation { signOut }', {}, cookie);
+        await cutting;
+        if (expected === 'true') {
+          expect(signOut.body).toEqual({ data: { signOut: true } });
+          expect(signOut.setCookies.some((v) => /^gateway_session=;/.test(v))).toBe(true);
+          // X held a copy and heard nothing: only Redis can tell it the session has ended.
+          await expectEndedOnBoth(cookie);
+          return;
+        }
+        expectUnavailable(signOut);
+        relay.restore();
+        await until('up');
+        // Where the cut fell: before the delete, Redis still holds the session; after, not.
+        expect(await redis.client.exists(sessionKey(cookie))).toBe(point === 'before' ? 1 : 0);
+        // Signing out again (from the replica that has not forgotten it) ends it on both.
+        const again = await gql(x, 'mutation { signOut }', {}, cookie);
+        expect(again.body.errors).toBeUndefined();
+        await expectEndedOnBoth(cookie);
+      },
+      30_000,
+    );
+
+    it('keeps its word for two signOuts at once, one in a batch, on both replicas while Redis is cut under the first delete', async () => {
+      const { cookie } = await signedInOnBoth();
+      const cutting = relay.cutWhen(redisCommand('del', sessionKey(cookie)), 'reply');
+      const batch = fetch(`${y.url}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-graphql-csrf': '1',
+          cookie: `gateway_session=${cookie}`,
+        },
+        body: JSON.stringify([{ query: 'mutation { signOut }' }, { query: '{ viewer { name } }' }]),
+      }).then(async (r) => (await r.json()) as Array<Answer['body']>);
+      const [single, batched] = await Promise.all([
+        gql(x, 'mutation { signOut }', {}, cookie),
+        batch,
+      ]);
+      await cutting;
+      const outcomes = [single.body, batched[0]!].map((body) =>
+        body.data?.signOut === true ? 'true' : body.errors?.[0]?.extensions?.['code'],
+      );
+      for (const outcome of outcomes) {
+        expect(['true', 'UPSTREAM_UNAVAILABLE', undefined]).toContain(outcome);
+      }
+      relay.restore();
+      await until('up');
+      if (outcomes.includes('true')) {
+        await expectEndedOnBoth(cookie);
+        return;
+      }
+      expect(await gql(x, 'mutation { signOut }', {}, cookie)).toMatchObject({ status: 200 });
+      await expectEndedOnBoth(cookie);
     }, 30_000);
   });
 });

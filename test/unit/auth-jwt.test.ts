@@ -324,6 +324,45 @@ describe('createJwtVerifier, JWKS unavailable', () => {
   });
 });
 
+describe('createJwtVerifier, JWKS failing then back', () => {
+  it('asks a failing JWKS once per back-off (retryAfterFailureMs), and takes its keys once it is back', async () => {
+    let failing = true;
+    let requests = 0;
+    const idp = await listen((_req, res) => {
+      requests += 1;
+      if (failing) res.writeHead(503).end();
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ keys: [rsa.jwk] }));
+    });
+    try {
+      const verifying = createJwtVerifier(
+        { jwksUrl: urlOf(idp), issuer, audience },
+        { retryAfterFailureMs: 300 },
+      );
+      const token = await signedBy(rsa);
+      for (let i = 0; i < 10; i += 1) {
+        expect(await rejection(verifying, token)).toBe('keys-unavailable');
+      }
+      const parallel = await Promise.all(
+        Array.from({ length: 20 }, () => rejection(verifying, token)),
+      );
+      expect(parallel).toEqual(Array(20).fill('keys-unavailable'));
+      expect(requests).toBe(1);
+      failing = false;
+      expect(await rejection(verifying, token)).toBe('keys-unavailable');
+      expect(requests).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect((await verifying.verify(token)).name).toBe('alice');
+      expect((await verifying.verify(token)).name).toBe('alice');
+      expect(requests).toBe(2);
+    } finally {
+      await close(idp);
+    }
+  });
+});
+
 describe('looksLikeJwt', () => {
   it('is true for a signed JWT and for an unsigned one with an empty signature', async () => {
     expect(looksLikeJwt(await signedBy(rsa))).toBe(true);

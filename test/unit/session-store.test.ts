@@ -130,8 +130,10 @@ describe('SessionStore over a shared remote store', () => {
     const cookie = await store({ remote: redis.store('a'), secret }).create(state);
     const replica = store({ remote: redis.store('b'), secret });
     expect(await replica.get(cookie)).toEqual(state);
-    // It keeps its own copy: found again without asking the remote store.
+    // Its copy is not trusted while the remote store cannot be asked: it may have ended elsewhere.
     redis.up = false;
+    await expect(replica.get(cookie)).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    redis.up = true;
     expect(await replica.get(cookie)).toEqual(state);
   });
 
@@ -199,33 +201,61 @@ describe('SessionStore over a shared remote store', () => {
     expect(messages[0]).not.toContain(state.vraToken);
   });
 
-  it("drops another store's copy even when the remote value is still there", async () => {
-    // Shows that b answers from its copy until told: the message, not a miss in Redis, ends it.
+  it('refuses on another store a session whose end was never announced to it (the announcement lost)', async () => {
     const redis = new MemoryRedis();
-    const a = store({ remote: redis.store('a'), secret });
+    const remoteA = redis.store('a');
+    const a = store({ remote: remoteA, secret });
     const b = store({ remote: redis.store('b'), secret });
     const state = session();
     const cookie = await a.create(state);
     expect(await b.get(cookie)).toEqual(state);
-    const key = keyOf(redis, cookie);
-    const sealed = redis.values.get(key);
-    redis.values.delete(key);
-    expect(await b.get(cookie)).toEqual(state);
-    if (sealed !== undefined) redis.values.set(key, sealed);
+    remoteA.publish = () => Promise.reject(new Error('Connection is closed.'));
     await a.end(cookie);
+    expect(redis.values.has(keyOf(redis, cookie))).toBe(false);
+    // b held its own copy and was told nothing: Redis, asked each time, says it has ended.
     expect(await b.get(cookie)).toBeUndefined();
+  });
+
+  it('does not start a session the remote store does not confirm holding', async () => {
+    const redis = new MemoryRedis();
+    const remoteA = redis.store('a');
+    const a = store({ remote: remoteA, secret });
+    remoteA.set = () => Promise.reject(new Error('Command timed out'));
+    await expect(a.create(session())).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    expect(redis.values.size).toBe(0);
   });
 });
 
 describe('SessionStore while the remote store is down', () => {
   // The RemoteStore contract: callers go on with their local state, never fail for it.
-  it('ends a session locally without failing', async () => {
+  it('does not claim to end a session it cannot delete remotely, forgets it locally, and ends it when asked again', async () => {
     const redis = new MemoryRedis();
     const sessions = store({ remote: redis.store('a'), secret });
+    const other = store({ remote: redis.store('b'), secret });
     const cookie = await sessions.create(session());
+    expect(await other.get(cookie)).toBeDefined();
     redis.up = false;
-    await expect(sessions.end(cookie)).resolves.toBeUndefined();
+    await expect(sessions.end(cookie)).rejects.toBeInstanceOf(SessionStoreUnavailableError);
     expect(await sessions.get(cookie)).toBeUndefined();
+    await expect(other.get(cookie)).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    redis.up = true;
+    // Not ended everywhere: the other store still has it, which is why end() failed.
+    expect(await other.get(cookie)).toBeDefined();
+    await sessions.end(cookie);
+    expect(await other.get(cookie)).toBeUndefined();
+  });
+
+  it('does not claim to end a session when the delete is lost mid-way (sent, never answered)', async () => {
+    const redis = new MemoryRedis();
+    const remoteA = redis.store('a');
+    const sessions = store({ remote: remoteA, secret });
+    const cookie = await sessions.create(session());
+    const deleteOf = remoteA.delete.bind(remoteA);
+    remoteA.delete = async (key) => {
+      await deleteOf(key);
+      throw new Error('Command timed out');
+    };
+    await expect(sessions.end(cookie)).rejects.toBeInstanceOf(SessionStoreUnavailableError);
   });
 
   it('answers nothing, without failing, for a session that expired while the remote is down', async () => {

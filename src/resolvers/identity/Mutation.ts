@@ -1,8 +1,10 @@
 import type { Caller } from '../../auth/caller.ts';
+import { SessionStoreUnavailableError, type Session } from '../../auth/session-store.ts';
 import type { GatewayContext } from '../../context.ts';
 import {
   BadUserInputError,
   RateLimitedError,
+  SessionsUnavailableError,
   UnauthenticatedError,
   UpstreamStatusError,
 } from '../../errors.ts';
@@ -20,15 +22,56 @@ function checkedText(value: string, argument: string, max: number): string {
   return value;
 }
 
-/** Ends the request's session, if it has one: its vRA token is deleted, its cookie cleared. */
+/**
+ * Ends the request's session, if it has one: its vRA token is deleted, its
+ * cookie cleared; true when it was live. A cookie that did not come to a
+ * live session here is ended too (it may live on another replica). When the
+ * shared store does not confirm the end, the answer is UPSTREAM_UNAVAILABLE
+ * and the cookie stays, so that signing out can be tried again.
+ */
 async function endSession(context: GatewayContext): Promise<boolean> {
   const { session } = context.auth.caller;
-  if (session === undefined) return false;
-  await context.identity.sessions.end(session.cookie);
-  context.auth.setCookies.push(context.identity.cookies.clear());
-  // Deleted with the call's own credential: the token is revoked even if the session store is not shared.
-  await context.clients.vra.deleteToken(context.call, session.state.vraToken).catch(() => {});
-  return true;
+  const cookie = session?.cookie ?? context.auth.unresolvedSession;
+  if (cookie === undefined) return false;
+  // A copy this replica holds of a session it cannot check now: its vRA token is revoked all the same.
+  const vraToken = session?.state.vraToken ?? context.identity.sessions.heldCopy(cookie)?.vraToken;
+  const ended = await context.identity.sessions.end(cookie).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof SessionStoreUnavailableError) return false;
+      throw error;
+    },
+  );
+  if (vraToken !== undefined) {
+    // Deleted with the call's own credential: the token is revoked even if the session store is not shared.
+    await context.clients.vra.deleteToken(context.call, vraToken).catch(() => {});
+  }
+  if (!ended) {
+    throw new SessionsUnavailableError(
+      'The session could not be ended on every replica: the shared session store is unavailable. Sign out again shortly.',
+    );
+  }
+  const clear = context.identity.cookies.clear();
+  // An ended cookie was cleared already, before the operation ran.
+  if (!context.auth.setCookies.includes(clear)) context.auth.setCookies.push(clear);
+  return session !== undefined;
+}
+
+/** Starts the session of a vRA token just issued; if it cannot start, the token is deleted. */
+async function startSession(context: GatewayContext, state: Session): Promise<string> {
+  const { identity } = context;
+  try {
+    await endSession(context);
+    return await identity.sessions.create(state);
+  } catch (error) {
+    await context.clients.vra.deleteToken(context.call, state.vraToken).catch(() => {});
+    if (error instanceof SessionStoreUnavailableError) {
+      throw new SessionsUnavailableError(
+        'The session cannot be started: the shared session store is unavailable. Sign in again shortly.',
+      );
+    }
+    throw error;
+  }
 }
 
 export const Mutation: MutationResolvers = {
@@ -58,9 +101,8 @@ export const Mutation: MutationResolvers = {
       throw new UnauthenticatedError('The user name, password or tenant is not accepted by vRA.');
     }
     identity.signInLimiter.succeeded(username);
-    await endSession(context);
     const state = { username, tenant, vraToken: issued.id, expiresAt: issued.expiresAt };
-    const cookie = await identity.sessions.create(state);
+    const cookie = await startSession(context, state);
     auth.setCookies.push(identity.cookies.issue(cookie, issued.expiresAt));
     const caller: Caller = {
       name: username,
