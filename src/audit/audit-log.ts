@@ -71,6 +71,8 @@ export class AuditLog {
   #available = true;
   /** A write failed and none has succeeded since: the log takes no line, whether or not it opens. */
   #writeFailed = false;
+  /** The file a failed write left part of a line in: its next line starts on a line of its own. */
+  #torn: { dev: number; ino: number } | undefined;
   #closed = false;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -174,7 +176,9 @@ export class AuditLog {
 
   async #writeFile(path: string, line: string): Promise<void> {
     const handle = await this.#openFile(path);
-    const bytes = Buffer.from(line);
+    const file = this.#file;
+    const torn = file !== undefined && file.dev === this.#torn?.dev && file.ino === this.#torn.ino;
+    const bytes = Buffer.from(torn ? `\n${line}` : line);
     let written = 0;
     try {
       while (written < bytes.length) {
@@ -183,8 +187,10 @@ export class AuditLog {
       }
     } catch (error) {
       this.#writeFailed = true;
+      if (written > 0 && file !== undefined) this.#torn = { dev: file.dev, ino: file.ino };
       throw error;
     }
+    this.#torn = undefined;
   }
 
   #writeStdout(line: string): Promise<void> {
