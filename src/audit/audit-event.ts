@@ -1,6 +1,6 @@
 import type { TrailedCall } from '../http/upstream-http.ts';
 import { redactSecrets } from '../http/redact.ts';
-import type { AuditEvent } from './audit-log.ts';
+import type { AuditCompletedEvent, AuditUpstreamCall } from './audit-log.ts';
 
 /** Argument names whose values are never written down, whatever they hold. */
 const secretName = /password|secret|token|credential|authorization|cookie/i;
@@ -67,7 +67,7 @@ const unquoted = (value: string): string => value.replace(/^(?:W\/)?"(.*)"$/, '$
  * of its last successful write, and the last ETag seen from that write on
  * (its answer's, or the read-back's). Undefined for a change that sent none.
  */
-export function generationOf(calls: readonly TrailedCall[]): AuditEvent['generation'] {
+export function generationOf(calls: readonly TrailedCall[]): AuditCompletedEvent['generation'] {
   let write = -1;
   for (let i = 0; i < calls.length; i += 1) {
     const call = calls[i];
@@ -81,6 +81,6 @@ export function generationOf(calls: readonly TrailedCall[]): AuditEvent['generat
   return { before: unquoted(sent), after };
 }
 
-export function upstreamOf(calls: readonly TrailedCall[]): AuditEvent['upstream'] {
+export function upstreamOf(calls: readonly TrailedCall[]): AuditUpstreamCall[] {
   return calls.map(({ service, method, route, status }) => ({ service, method, route, status }));
 }

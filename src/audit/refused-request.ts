@@ -23,6 +23,7 @@ export async function auditRefusedMutation(
         operationName: operation.name,
         field: field.name,
         arguments: auditArguments(field.arguments).arguments,
+        stage: 'completed',
         decision: 'denied',
         outcome: 'UNAUTHENTICATED',
         upstream: [],

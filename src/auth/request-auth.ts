@@ -1,9 +1,9 @@
-import type { AuditActor } from '../audit/audit-log.ts';
 import type { Caller } from './caller.ts';
 
 /** What the gateway knows of one HTTP request's caller, from before any operation runs to its answer. */
 export interface RequestAuth {
-  caller: Caller;
+  /** Fixed before any operation runs: a sign-in in the request changes no field's rights. */
+  readonly caller: Caller;
   /** The peer address of the connection; null where there is none (in-process requests). */
   readonly clientAddress: string | null;
   /** `Set-Cookie` values the answer carries (a session started, ended or cleared). */
@@ -13,8 +13,6 @@ export interface RequestAuth {
    * session (ended, or not checkable now): `signOut` still ends it everywhere.
    */
   readonly unresolvedSession?: string;
-  /** Whom the audit events of this request name when not the caller (a sign-in names the person). */
-  actor?: AuditActor;
 }
 
 const states = new WeakMap<Request, RequestAuth>();

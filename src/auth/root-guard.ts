@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import { auditArguments, generationOf, upstreamOf } from '../audit/audit-event.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
+import { fieldActor } from '../audit/field-actor.ts';
 import type { GatewayContext } from '../context.ts';
 import { AuditLogUnavailableError, ForbiddenError } from '../errors.ts';
 import type { TrailedCall } from '../http/upstream-http.ts';
@@ -45,10 +46,13 @@ function scopeText(required: readonly string[][]): string {
   return required.map((all) => all.map((s) => `"${s}"`).join(' and ')).join(' or ');
 }
 
-/** Who an audit event names: the caller, or whom a sign-in attempt named. */
-export function actorOf(context: GatewayContext): AuditActor {
-  return context.auth.actor ?? { name: context.auth.caller.name, via: context.auth.caller.via };
+/** Who a field's audit event names: the credential it ran with, or whom that field's own sign-in named. */
+export function actorOf(context: GatewayContext, info: GraphQLResolveInfo): AuditActor {
+  return fieldActor(info) ?? { name: context.auth.caller.name, via: context.auth.caller.via };
 }
+
+/** Fields whose event is written once, when they complete (the contract's sign-in and sign-out). */
+const completedOnly = new Set(['signIn', 'signOut']);
 
 /** The root fields an operation runs, in order, as graphql-js collects them (skip/include honoured). */
 function rootFields(info: GraphQLResolveInfo): FieldNode[] {
@@ -88,10 +92,12 @@ interface Guarded {
  * other fields of a query or subscription still answer. A mutation runs
  * whole or not at all: its results cannot be null, so a refused field would
  * null the answer of a field that already changed something; when any of
- * its fields is refused, none runs. Every mutation field writes one audit
- * event, allowed or denied, when it completes and before the answer goes
- * out; while the audit log cannot be written, mutations are refused with
- * AUDIT_UNAVAILABLE and not run.
+ * its fields is refused, none runs. Every allowed mutation field writes a
+ * `started` audit event and runs only once the log took it (so a log that
+ * cannot be written refuses it with AUDIT_UNAVAILABLE before any upstream
+ * call); when it completes, and before the answer goes out, a `completed`
+ * one. A denied field, a sign-in and a sign-out write `completed` only (the
+ * last two run only while the log is ready).
  */
 export function guardRootFields(schema: GraphQLSchema, logger: Logger): GraphQLSchema {
   const mutation = schema.getMutationType();
@@ -141,7 +147,35 @@ function audited(
   fields: ReadonlyMap<string, Guarded>,
   logger: Logger,
 ): Resolver {
+  /** What every event of a field holds: who, from where, what; its actor named after redaction. */
+  const about = (
+    context: GatewayContext,
+    info: GraphQLResolveInfo,
+    args: Record<string, unknown>,
+  ) => {
+    const recorded = auditArguments(args);
+    const actor = actorOf(context, info);
+    return {
+      time: new Date().toISOString(),
+      requestId: context.call.requestId,
+      actor: { ...actor, name: redactSecrets(actor.name, recorded.secrets) },
+      clientAddress: context.auth.clientAddress,
+      operationName: info.operation.name?.value ?? null,
+      field: info.fieldName,
+      arguments: recorded.arguments,
+    };
+  };
   // async: whatever fails in making the event is a rejection its callers handle, never a throw
+  const started = async (
+    context: GatewayContext,
+    info: GraphQLResolveInfo,
+    args: Record<string, unknown>,
+  ) =>
+    context.identity.audit.write({
+      ...about(context, info, args),
+      stage: 'started',
+      decision: 'allowed',
+    });
   const event = async (
     context: GatewayContext,
     info: GraphQLResolveInfo,
@@ -150,17 +184,10 @@ function audited(
     decision: 'allowed' | 'denied',
     outcome: string,
   ) => {
-    const recorded = auditArguments(args);
-    const actor = actorOf(context);
     const generation = generationOf(calls);
     return context.identity.audit.write({
-      time: new Date().toISOString(),
-      requestId: context.call.requestId,
-      actor: { ...actor, name: redactSecrets(actor.name, recorded.secrets) },
-      clientAddress: context.auth.clientAddress,
-      operationName: info.operation.name?.value ?? null,
-      field: info.fieldName,
-      arguments: recorded.arguments,
+      ...about(context, info, args),
+      stage: 'completed',
       decision,
       outcome,
       upstream: upstreamOf(calls),
@@ -213,16 +240,16 @@ function audited(
       await deny(context, info, 'FORBIDDEN').catch(() => {});
       throw refused;
     }
-    if (!(await context.identity.audit.ready())) {
+    const fieldArgs = args as Record<string, unknown>;
+    const accepted = completedOnly.has(info.fieldName)
+      ? await context.identity.audit.ready()
+      : await started(context, info, fieldArgs).then(
+          () => true,
+          () => false,
+        );
+    if (!accepted) {
       // Written if it can be: a write that succeeds makes the log usable again.
-      await event(
-        context,
-        info,
-        args as Record<string, unknown>,
-        [],
-        'denied',
-        'AUDIT_UNAVAILABLE',
-      ).catch(() => {});
+      await event(context, info, fieldArgs, [], 'denied', 'AUDIT_UNAVAILABLE').catch(() => {});
       throw new AuditLogUnavailableError();
     }
     const calls: TrailedCall[] = [];
@@ -238,18 +265,16 @@ function audited(
       throw error;
     } finally {
       context.trail.current = undefined;
-      await event(context, info, args as Record<string, unknown>, calls, 'allowed', outcome).catch(
-        (error: unknown) => {
-          logger.error(
-            {
-              field: info.fieldName,
-              requestId: context.call.requestId,
-              reason: (error as Error).message,
-            },
-            'audit event not written: mutations are refused until the audit log can be written again',
-          );
-        },
-      );
+      await event(context, info, fieldArgs, calls, 'allowed', outcome).catch((error: unknown) => {
+        logger.error(
+          {
+            field: info.fieldName,
+            requestId: context.call.requestId,
+            reason: (error as Error).message,
+          },
+          'completed audit event not written: the field ran; the next mutation runs only once the log takes its started event',
+        );
+      });
     }
   };
 }

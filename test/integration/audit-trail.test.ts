@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../src/audit/audit-log.ts';
 import { type Stack, startStack, upstreamCalls } from '../helpers/stack.ts';
 
 const addRule = `mutation AddRule($rule: FirewallRuleInput!) {
@@ -45,14 +46,27 @@ describe('the audit trail', () => {
     'x-request-id': `req-${token.slice(0, 4)}`,
   });
 
-  it('writes one event for an allowed firewall edit: actor, arguments, upstream calls and the generation before and after', async () => {
+  it('writes a started then a completed event for an allowed firewall edit: actor, arguments, upstream calls and the generation before and after', async () => {
     const before = stack.audit.length;
     const answer = await stack.gql<any>(addRule, { rule }, as(operator));
     expect(answer.errors).toBeUndefined();
     const events = stack.audit.slice(before);
-    expect(events).toHaveLength(1);
-    const [event] = events;
+    expect(events).toHaveLength(2);
+    const [start, event] = events;
+    expect(start).toMatchObject({
+      stage: 'started',
+      requestId: 'req-netw',
+      actor: { name: 'netops', via: 'token' },
+      operationName: 'AddRule',
+      field: 'addApplicationFirewallRule',
+      arguments: { portGroupId: 'dvportgroup-63', position: 0, rule: { notes: 'audited rule' } },
+      decision: 'allowed',
+    });
+    expect(start).not.toHaveProperty('outcome');
+    expect(start).not.toHaveProperty('upstream');
+    if (event?.stage !== 'completed') throw new Error('no completed event');
     expect(event).toMatchObject({
+      stage: 'completed',
       requestId: 'req-netw',
       actor: { name: 'netops', via: 'token' },
       operationName: 'AddRule',
@@ -62,20 +76,20 @@ describe('the audit trail', () => {
       outcome: 'ok',
       clientAddress: null,
     });
-    expect(Date.parse(event?.time ?? '')).toBeGreaterThan(Date.now() - 10_000);
+    expect(Date.parse(event.time)).toBeGreaterThan(Date.now() - 10_000);
     const route = '/api/2.0/app/firewall/{contextId}/config';
-    expect(event?.upstream.map((c) => `${c.method} ${c.route} ${c.status}`)).toEqual(
+    expect(event.upstream.map((c) => `${c.method} ${c.route} ${c.status}`)).toEqual(
       stack.nsx.requests
-        .slice(-(event?.upstream.length ?? 0))
+        .slice(-event.upstream.length)
         .map((r) => `${r.method} ${route} ${r.method === 'POST' ? 204 : 200}`),
     );
     const post = stack.nsx.requests.filter((r) => r.method === 'POST').at(-1);
     const sentGeneration = String(post?.headers['if-match']).replaceAll('"', '');
-    expect(event?.generation).toEqual({
+    expect(event.generation).toEqual({
       before: sentGeneration,
       after: answer.data.addApplicationFirewallRule.generationNumber,
     });
-    expect(event?.generation?.before).not.toBe(event?.generation?.after);
+    expect(event.generation?.before).not.toBe(event.generation?.after);
   });
 
   it('writes a denied event, makes no upstream call, for a mutation outside the caller scopes', async () => {
@@ -100,7 +114,7 @@ describe('the audit trail', () => {
     ]);
   });
 
-  it('writes one event per mutation field, each with its own calls and outcome', async () => {
+  it('writes two events per mutation field, each with its own calls and outcome', async () => {
     const before = stack.audit.length;
     const answer = await stack.gql<any>(
       `mutation { a: createIpSet(input: { name: "one", addresses: ["10.9.0.2"] }) { id }
@@ -116,12 +130,14 @@ describe('the audit trail', () => {
       stack.nsx.requests.some((r) => r.method === 'POST' && r.body.includes('<name>one</name>')),
     ).toBe(true);
     const events = stack.audit.slice(before);
-    expect(events.map((e) => [e.field, e.decision, e.outcome])).toEqual([
-      ['createIpSet', 'allowed', 'ok'],
-      ['deleteIpSet', 'allowed', 'NOT_FOUND'],
+    expect(events.map((e) => [e.field, e.stage, e.decision, e.outcome])).toEqual([
+      ['createIpSet', 'started', 'allowed', undefined],
+      ['createIpSet', 'completed', 'allowed', 'ok'],
+      ['deleteIpSet', 'started', 'allowed', undefined],
+      ['deleteIpSet', 'completed', 'allowed', 'NOT_FOUND'],
     ]);
-    expect(events[0]?.upstream.map((c) => c.method)).toEqual(['POST', 'GET']);
-    expect(events[1]?.upstream.map((c) => `${c.method} ${c.status}`)).toEqual(['DELETE 404']);
+    expect(events[1]?.upstream?.map((c) => c.method)).toEqual(['POST', 'GET']);
+    expect(events[3]?.upstream?.map((c) => `${c.method} ${c.status}`)).toEqual(['DELETE 404']);
   });
 
   it('records a mutation refused for want of a credential (401): one denied event per field, nothing run', async () => {
@@ -200,11 +216,17 @@ describe('AUDIT_LOG as a file', () => {
       await stack.gql(createIpSet, { name: 'second' });
       const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
       expect(
-        lines.map(
-          (l) => (JSON.parse(l) as { arguments: { input: { name: string } } }).arguments.input.name,
-        ),
-      ).toEqual(['once-writable', 'second']);
-      expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+        lines.map((l) => {
+          const event = JSON.parse(l) as AuditEvent;
+          return `${event.stage} ${(event.arguments['input'] as { name: string }).name}`;
+        }),
+      ).toEqual([
+        'started once-writable',
+        'completed once-writable',
+        'started second',
+        'completed second',
+      ]);
+      expect(JSON.parse(lines[1] ?? '')).toMatchObject({
         actor: { name: 'anonymous', via: 'anonymous' },
         field: 'createIpSet',
         decision: 'allowed',

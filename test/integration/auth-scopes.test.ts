@@ -259,6 +259,13 @@ describe('scopes of gateway tokens from GATEWAY_TOKENS_FILE', () => {
     expect(stack.audit.slice(auditBefore)).toMatchObject([
       {
         field: 'publishBlueprint',
+        stage: 'started',
+        decision: 'allowed',
+        actor: { name: 'cataloguer', via: 'token' },
+      },
+      {
+        field: 'publishBlueprint',
+        stage: 'completed',
         decision: 'allowed',
         outcome: 'ok',
         actor: { name: 'cataloguer', via: 'token' },

@@ -1,11 +1,26 @@
 import { EventEmitter } from 'node:events';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog, AuditUnavailableError, type AuditEvent } from '../../src/audit/audit-log.ts';
+import {
+  AuditLog,
+  AuditUnavailableError,
+  type AuditCompletedEvent,
+  type AuditEvent,
+} from '../../src/audit/audit-log.ts';
 
-const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
+const event = (overrides: Partial<AuditCompletedEvent> = {}): AuditCompletedEvent => ({
   time: '2025-01-01T00:00:00.000Z',
   requestId: 'req-1',
   actor: { name: 'alice', via: 'session' },
@@ -13,6 +28,7 @@ const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
   operationName: 'StartWorkflow',
   field: 'startWorkflow',
   arguments: { id: 'wf-1' },
+  stage: 'completed',
   decision: 'allowed',
   outcome: 'ok',
   upstream: [{ service: 'vro', method: 'POST', route: '/workflows/{id}/executions', status: 202 }],
@@ -115,12 +131,63 @@ describe('AuditLog to a file', () => {
     expect(await lines(path)).toEqual([event()]);
   });
 
-  it('marks itself unavailable when a write to the open file fails', async () => {
+  it('marks itself unavailable when a write to the open file fails, and is not ready though the file opens again', async () => {
     // /dev/full opens fine and fails every write with ENOSPC.
     const log = audit('/dev/full');
     expect(await log.ready()).toBe(true);
     await expect(log.write(event())).rejects.toBeInstanceOf(AuditUnavailableError);
     expect(log.available).toBe(false);
+    expect(await log.ready()).toBe(false);
+    await expect(log.write(event())).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(await log.ready()).toBe(false);
+  });
+
+  it('writes to a new file at its path once the file was renamed (logrotate), losing no line', async () => {
+    const path = join(dir, 'audit.log');
+    const log = audit(path);
+    await log.write(event({ requestId: 'before' }));
+    await rename(path, `${path}.1`);
+    await log.write(event({ requestId: 'after' }));
+    await rename(path, `${path}.2`);
+    // logrotate's `create`: the new file is there before the next line
+    await writeFile(path, '', { mode: 0o600 });
+    await log.write(event({ requestId: 'created' }));
+    await log.write(event({ requestId: 'later' }));
+    expect(await lines(`${path}.1`)).toEqual([event({ requestId: 'before' })]);
+    expect(await lines(`${path}.2`)).toEqual([event({ requestId: 'after' })]);
+    expect(await lines(path)).toEqual([
+      event({ requestId: 'created' }),
+      event({ requestId: 'later' }),
+    ]);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes to a new file at its path once the file was removed', async () => {
+    const path = join(dir, 'audit.log');
+    const log = audit(path);
+    await log.write(event({ requestId: 'gone' }));
+    await unlink(path);
+    await log.write(event({ requestId: 'new' }));
+    expect(await lines(path)).toEqual([event({ requestId: 'new' })]);
+  });
+
+  it('fails the first write after its path is repointed at a full disk, and takes lines again once repointed back', async () => {
+    const real = join(dir, 'real.log');
+    const path = join(dir, 'audit.log');
+    await symlink(real, path);
+    const log = audit(path);
+    await log.write(event({ requestId: 'one' }));
+    await unlink(path);
+    await symlink('/dev/full', path);
+    await expect(log.write(event({ requestId: 'lost' }))).rejects.toBeInstanceOf(
+      AuditUnavailableError,
+    );
+    expect(await log.ready()).toBe(false);
+    await unlink(path);
+    await symlink(real, path);
+    await log.write(event({ requestId: 'two' }));
+    expect(await log.ready()).toBe(true);
+    expect(await lines(real)).toEqual([event({ requestId: 'one' }), event({ requestId: 'two' })]);
   });
 
   it('rejects an event it cannot serialize without throwing or going unavailable', async () => {

@@ -1,8 +1,15 @@
-import { buildSchema, graphql, GraphQLError, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  graphql,
+  GraphQLError,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../src/audit/audit-log.ts';
+import type { AuditActor, AuditEvent } from '../../src/audit/audit-log.ts';
+import { nameFieldActor } from '../../src/audit/field-actor.ts';
 import type { Caller } from '../../src/auth/caller.ts';
-import { actorOf, guardRootFields } from '../../src/auth/root-guard.ts';
+import { guardRootFields } from '../../src/auth/root-guard.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import type { GatewayContext } from '../../src/context.ts';
 import type { TrailedCall } from '../../src/http/upstream-http.ts';
@@ -34,7 +41,14 @@ interface Harness {
 function harness(
   options: {
     ready?: boolean;
+    /** Every write fails (a full disk). */
     writeFails?: boolean;
+    /** Only `completed` events fail to be written. */
+    completedFails?: boolean;
+    /** Only `started` events fail to be written. */
+    startedFails?: boolean;
+    /** Fields that name their own audit actor, as a sign-in does. */
+    names?: Record<string, AuditActor>;
     fail?: Record<string, Error>;
     calls?: TrailedCall[];
   } = {},
@@ -46,8 +60,16 @@ function harness(
   const logged: unknown[] = [];
   const schema = buildSchema(sdl);
   const resolveAs =
-    (name: string) => (_: unknown, args: Record<string, unknown>, context: GatewayContext) => {
+    (name: string) =>
+    (
+      _: unknown,
+      args: Record<string, unknown>,
+      context: GatewayContext,
+      info: GraphQLResolveInfo,
+    ) => {
       ran.push(name);
+      const named = options.names?.[name];
+      if (named !== undefined) nameFieldActor(info, named);
       context.trail.current?.push(...(options.calls ?? []));
       const failure = options.fail?.[name];
       if (failure !== undefined) throw failure;
@@ -83,6 +105,12 @@ function harness(
           ready: () => Promise.resolve(options.ready ?? true),
           write: (event: AuditEvent) => {
             if (options.writeFails === true) return Promise.reject(new Error('disk full'));
+            if (options.startedFails === true && event.stage === 'started') {
+              return Promise.reject(new Error('disk full'));
+            }
+            if (options.completedFails === true && event.stage === 'completed') {
+              return Promise.reject(new Error('disk full'));
+            }
             events.push(event);
             return Promise.resolve();
           },
@@ -172,9 +200,21 @@ describe('guardRootFields: mutations', () => {
       caller('network:write'),
     );
     expect(result).toEqual({ data: { edit: 'edit:{"id":"r1","password":"hunter22"}' } });
-    expect(h.events).toHaveLength(1);
-    const [event] = h.events;
+    expect(h.events).toHaveLength(2);
+    const [start, event] = h.events;
+    expect(start).toEqual({
+      time: expect.any(String),
+      requestId: 'req-1',
+      actor: { name: 'ann', via: 'token' },
+      clientAddress: '192.0.2.7',
+      operationName: 'Edit',
+      field: 'edit',
+      arguments: { id: 'r1', password: '[REDACTED]' },
+      stage: 'started',
+      decision: 'allowed',
+    });
     expect(event).toMatchObject({
+      stage: 'completed',
       requestId: 'req-1',
       actor: { name: 'ann', via: 'token' },
       clientAddress: '192.0.2.7',
@@ -258,24 +298,55 @@ describe('guardRootFields: mutations', () => {
     const result = await run(h, 'mutation { edit(id: "x") }', caller('network:write'));
     expect(result.errors?.[0]?.message).toBe('nope');
     await run(h, 'mutation { run(id: "x") }', caller('workflow:run'));
-    expect(h.events.map((e) => [e.field, e.decision, e.outcome])).toEqual([
-      ['edit', 'allowed', 'CONFLICT'],
-      ['run', 'allowed', 'INTERNAL_SERVER_ERROR'],
+    expect(h.events.map((e) => [e.field, e.stage, e.decision, e.outcome])).toEqual([
+      ['edit', 'started', 'allowed', undefined],
+      ['edit', 'completed', 'allowed', 'CONFLICT'],
+      ['run', 'started', 'allowed', undefined],
+      ['run', 'completed', 'allowed', 'INTERNAL_SERVER_ERROR'],
     ]);
   });
 
-  it('refuses every mutation while the audit log cannot be written, writing a denied event if it can', async () => {
-    const h = harness({ ready: false });
+  it('runs no mutation field whose started event the log did not take, writing a denied event if it can', async () => {
+    const h = harness({ startedFails: true });
+    const result = await run(
+      h,
+      'mutation { edit(id: "x") run(id: "y") }',
+      caller('network:write', 'workflow:run'),
+    );
+    expect(h.ran).toEqual([]);
+    expect(result.errors?.[0]?.extensions['code']).toBe('AUDIT_UNAVAILABLE');
+    expect(h.events.map((e) => [e.field, e.stage, e.decision, e.outcome])).toEqual([
+      ['edit', 'completed', 'denied', 'AUDIT_UNAVAILABLE'],
+      ['run', 'completed', 'denied', 'AUDIT_UNAVAILABLE'],
+    ]);
+  });
+
+  it('runs nothing while no write succeeds, though the log says it is ready (a full disk opens fine)', async () => {
+    const h = harness({ writeFails: true, ready: true });
     const result = await run(h, 'mutation { edit(id: "x") }', caller('network:write'));
     expect(h.ran).toEqual([]);
     expect(result.errors?.[0]?.extensions['code']).toBe('AUDIT_UNAVAILABLE');
-    expect(h.events.map((e) => [e.field, e.decision, e.outcome])).toEqual([
-      ['edit', 'denied', 'AUDIT_UNAVAILABLE'],
+    expect(h.events).toEqual([]);
+  });
+
+  it('runs no sign-out (completed event only) while the log is not ready', async () => {
+    const h = harness({ ready: false });
+    const result = await run(h, 'mutation { signOut }', caller());
+    expect(h.ran).toEqual([]);
+    expect(result.errors?.[0]?.extensions['code']).toBe('AUDIT_UNAVAILABLE');
+    expect(h.events.map((e) => [e.field, e.stage, e.decision, e.outcome])).toEqual([
+      ['signOut', 'completed', 'denied', 'AUDIT_UNAVAILABLE'],
+    ]);
+    await run(harness({ ready: true }), 'mutation { signOut }', caller());
+    const ready = harness();
+    await run(ready, 'mutation { signOut }', caller());
+    expect(ready.events.map((e) => [e.field, e.stage, e.outcome])).toEqual([
+      ['signOut', 'completed', 'ok'],
     ]);
   });
 
-  it('answers a mutation whose event cannot be written, and logs that it was not', async () => {
-    const h = harness({ writeFails: true });
+  it('answers a mutation whose completed event cannot be written, and logs that it was not', async () => {
+    const h = harness({ completedFails: true });
     const result = await run(h, 'mutation { edit(id: "x") }', caller('network:write'));
     expect(result.data).toEqual({ edit: 'edit:{"id":"x"}' });
     expect(h.logged).toHaveLength(1);
@@ -285,19 +356,19 @@ describe('guardRootFields: mutations', () => {
     expect(refused.errors?.[0]?.extensions['code']).toBe('FORBIDDEN');
   });
 
-  it("names the sign-in's person as the actor, with a secret typed as a name redacted", async () => {
-    const h = harness();
-    const context = h.context(caller('network:write'), {
-      actor: { name: 'hunter22-as-name', via: 'session' },
-    });
-    await graphql({
-      schema: h.schema,
-      source: 'mutation { edit(id: "x", password: "hunter22-as-name") }',
-      contextValue: context,
-    });
-    expect(h.events[0]?.actor).toEqual({ name: '[redacted]', via: 'session' });
-    expect(actorOf(context)).toEqual({ name: 'hunter22-as-name', via: 'session' });
-    expect(actorOf(h.context(caller()))).toEqual({ name: 'ann', via: 'token' });
+  it("names the person a field signed in as that field's actor only, with a secret typed as a name redacted", async () => {
+    const h = harness({ names: { edit: { name: 'hunter22-as-name', via: 'session' } } });
+    await run(
+      h,
+      'mutation { edit(id: "x", password: "hunter22-as-name") run(id: "y") }',
+      caller('network:write', 'workflow:run'),
+    );
+    expect(h.events.map((e) => [e.field, e.stage, e.actor])).toEqual([
+      ['edit', 'started', { name: 'ann', via: 'token' }],
+      ['edit', 'completed', { name: '[redacted]', via: 'session' }],
+      ['run', 'started', { name: 'ann', via: 'token' }],
+      ['run', 'completed', { name: 'ann', via: 'token' }],
+    ]);
   });
 });
 
@@ -319,13 +390,14 @@ describe('guardRootFields, at its edges', () => {
     const h = harness();
     const result = await run(h, 'mutation { __typename edit(id: "x") }', caller('network:write'));
     expect(result.data).toEqual({ __typename: 'Mutation', edit: 'edit:{"id":"x"}' });
-    expect(h.events).toHaveLength(1);
-    expect('generation' in (h.events[0] ?? {})).toBe(false);
+    expect(h.events).toHaveLength(2);
+    expect('generation' in (h.events[1] ?? {})).toBe(false);
     const refused = await run(h, 'mutation { __typename run(id: "x") }', caller());
     expect(refused.errors?.[0]?.extensions['code']).toBe('FORBIDDEN');
-    expect(h.events.map((e) => [e.field, e.decision])).toEqual([
-      ['edit', 'allowed'],
-      ['run', 'denied'],
+    expect(h.events.map((e) => [e.field, e.stage, e.decision])).toEqual([
+      ['edit', 'started', 'allowed'],
+      ['edit', 'completed', 'allowed'],
+      ['run', 'completed', 'denied'],
     ]);
   });
 });

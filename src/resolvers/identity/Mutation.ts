@@ -1,3 +1,4 @@
+import { nameFieldActor } from '../../audit/field-actor.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { SessionStoreUnavailableError, type Session } from '../../auth/session-store.ts';
 import type { GatewayContext } from '../../context.ts';
@@ -75,7 +76,7 @@ async function startSession(context: GatewayContext, state: Session): Promise<st
 }
 
 export const Mutation: MutationResolvers = {
-  async signIn(_source, args, context) {
+  async signIn(_source, args, context, info) {
     const username = checkedText(args.username, 'username', 256).trim();
     const password = checkedText(args.password, 'password', 1024);
     // vRA 8 needs no tenant (its CSP domain is optional): '' signs in without one.
@@ -87,7 +88,7 @@ export const Mutation: MutationResolvers = {
       throw new BadUserInputError('tenant is required: the gateway has no VRA_TENANT.', 'tenant');
     }
     const { identity, auth } = context;
-    auth.actor = { name: username, via: 'anonymous' };
+    nameFieldActor(info, { name: username, via: 'anonymous' });
     const wait = identity.signInLimiter.refusedFor(username, auth.clientAddress);
     if (wait > 0) {
       throw new RateLimitedError(`Too many failed sign-ins: try again in ${wait} s.`, wait);
@@ -112,7 +113,7 @@ export const Mutation: MutationResolvers = {
       expiresAt: issued.expiresAt,
       session: { cookie, state },
     };
-    auth.actor = { name: username, via: 'session' };
+    nameFieldActor(info, { name: username, via: 'session' });
     return caller;
   },
 
