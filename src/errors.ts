@@ -37,13 +37,25 @@ export abstract class GatewayError extends GraphQLError {
   abstract readonly code: ErrorCode;
 }
 
-/** Arguments the gateway rejects itself; no upstream call is made. */
+/** One wrong field of a form, as `extensions.fields` lists it (the `RequestFormField.name`). */
+export interface FieldProblem {
+  name: string;
+  message: string;
+}
+
+/**
+ * Arguments the gateway rejects itself; no upstream call is made. `fields`
+ * names each wrong field of a form, so that a front-end can place each message.
+ */
 export class BadUserInputError extends GatewayError {
   readonly code = 'BAD_USER_INPUT';
-  constructor(message: string, argument?: string) {
+  constructor(message: string, argument?: string, fields?: readonly FieldProblem[]) {
     super(message, {
-      extensions:
-        argument === undefined ? { code: 'BAD_USER_INPUT' } : { code: 'BAD_USER_INPUT', argument },
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        ...(argument === undefined ? {} : { argument }),
+        ...(fields === undefined ? {} : { fields }),
+      },
     });
   }
 }

@@ -226,7 +226,7 @@ export class Vra8Client implements VraApi {
    * `POST /catalog/api/items/{id}/request` (requestCatalogItemInstancesUsingPOST_1)
    * with `{deploymentName, projectId, inputs, reason}` from the edited
    * template: `businessGroupId` is the project, `data` the inputs, `reasons`
-   * the reason, `description` the deployment's name (else the item's name and
+   * the reason, `deploymentName` (else `description`) the deployment's name (else the item's name and
    * a short random suffix: names are unique per project). vRA answers only
    * `[{deploymentId, deploymentName}]`; the new request is the deployment's
    * newest request (getDeploymentRequestsUsingGET_2).
@@ -243,13 +243,12 @@ export class Vra8Client implements VraApi {
         'input.businessGroupId',
       );
     }
-    const description = body['description'];
+    const named = [body['deploymentName'], body['description']].find(
+      (name): name is string => typeof name === 'string' && name.trim() !== '',
+    );
     const itemName = typeof body['catalogItemName'] === 'string' ? body['catalogItemName'] : 'item';
     const request: Vra8CatalogItemRequest = {
-      deploymentName:
-        typeof description === 'string' && description.trim() !== ''
-          ? description
-          : `${itemName}-${randomUUID().slice(0, 8)}`,
+      deploymentName: named ?? `${itemName}-${randomUUID().slice(0, 8)}`,
       projectId,
       // an input still null is one the template left for the caller, not given
       inputs: isObject(body['data'])
