@@ -71,7 +71,7 @@ function schemaType(property: Json): string {
 
 /** A value as its own label: text as it is, anything else as JSON. */
 const labelOf = (value: unknown): string =>
-  typeof value === 'string' ? value : String(JSON.stringify(value));
+  typeof value === 'string' ? value : JSON.stringify(value);
 
 /** `enum` (values as their own labels) or `oneOf: [{ const, title }]`. */
 function schemaChoices(property: Json): FormChoice[] | null {
