@@ -43,6 +43,7 @@ import {
   decodeBlueprint,
   decodeCatalogItem8,
   decodeCspLogin,
+  decodeDeploymentWithLastRequest,
   decodeRequest8,
   decodeRequestResponses,
   decodeResource8,
@@ -372,12 +373,32 @@ export class Vra8Client implements VraApi {
   }
 
   /**
-   * vRA 8 lists requests only per deployment or resource
-   * (getDeploymentRequestsUsingGET_2): there is no list of a caller's
-   * requests across deployments, so `catalogRequests` answers null.
+   * vRA 8 lists requests only per deployment or resource: there is no list
+   * of a caller's requests across deployments. The caller's deployments,
+   * newest first, each with its last request (`expand=lastRequest`,
+   * getDeploymentsUsingGET_2) stand for it: one call a page, each
+   * deployment's latest order or action (older ones of the same deployment
+   * are read by id, `catalogRequest`).
    */
-  listCatalogRequests(): Promise<WirePage<WireCatalogRequest>> {
-    return Promise.reject(new NotSupportedError('catalogRequests', generation));
+  async listCatalogRequests(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<WirePage<WireCatalogRequest>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/deployment/api/deployments',
+      route: '/deployment/api/deployments',
+      query: { ...skipTop(page), $orderby: 'createdAt desc', expand: 'lastRequest' },
+    });
+    const deployments = decodeVra8Page(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeDeploymentWithLastRequest,
+    );
+    return asVra7Page(deployments, page, (deployment) => ({
+      ...toCatalogRequest(deployment.lastRequest),
+      description: deployment.name,
+    }));
   }
 
   /**
