@@ -173,8 +173,25 @@ export type PortalEntitledItemsQuery = {
       id: string;
       name: string;
       description: string | null;
-      requestTemplate: unknown;
       businessGroups: Array<{ id: string; name: string | null }>;
+      form: {
+        fields: Array<{
+          name: string;
+          label: string | null;
+          description: string | null;
+          type: string;
+          required: boolean;
+          readOnly: boolean;
+          defaultValue: unknown;
+          minimum: number | null;
+          maximum: number | null;
+          minLength: number | null;
+          maxLength: number | null;
+          pattern: string | null;
+          group: string | null;
+          choices: Array<{ value: unknown; label: string | null }> | null;
+        }>;
+      } | null;
     }>;
   } | null;
 };
@@ -428,7 +445,27 @@ export const PortalEntitledItemsDocument = new TypedDocumentString(`
         id
         name
       }
-      requestTemplate
+      form {
+        fields {
+          name
+          label
+          description
+          type
+          required
+          readOnly
+          defaultValue
+          choices {
+            value
+            label
+          }
+          minimum
+          maximum
+          minLength
+          maxLength
+          pattern
+          group
+        }
+      }
     }
   }
 }
