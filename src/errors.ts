@@ -37,13 +37,25 @@ export abstract class GatewayError extends GraphQLError {
   abstract readonly code: ErrorCode;
 }
 
-/** Arguments the gateway rejects itself; no upstream call is made. */
+/** One wrong field of a form, as `extensions.fields` lists it (the `RequestFormField.name`). */
+export interface FieldProblem {
+  name: string;
+  message: string;
+}
+
+/**
+ * Arguments the gateway rejects itself; no upstream call is made. `fields`
+ * names each wrong field of a form, so that a front-end can place each message.
+ */
 export class BadUserInputError extends GatewayError {
   readonly code = 'BAD_USER_INPUT';
-  constructor(message: string, argument?: string) {
+  constructor(message: string, argument?: string, fields?: readonly FieldProblem[]) {
     super(message, {
-      extensions:
-        argument === undefined ? { code: 'BAD_USER_INPUT' } : { code: 'BAD_USER_INPUT', argument },
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        ...(argument === undefined ? {} : { argument }),
+        ...(fields === undefined ? {} : { fields }),
+      },
     });
   }
 }
@@ -56,11 +68,19 @@ export class UnauthenticatedError extends GatewayError {
   }
 }
 
-/** The caller lacks a scope the field requires; no upstream call is made. */
+/**
+ * The caller lacks a scope the field requires; no upstream call is made.
+ * `requiredScopes` names the scopes that would have let it run.
+ */
 export class ForbiddenError extends GatewayError {
   readonly code = 'FORBIDDEN';
-  constructor(message: string) {
-    super(message, { extensions: { code: 'FORBIDDEN' } });
+  constructor(message: string, requiredScopes?: readonly string[]) {
+    super(message, {
+      extensions:
+        requiredScopes === undefined
+          ? { code: 'FORBIDDEN' }
+          : { code: 'FORBIDDEN', requiredScopes: [...new Set(requiredScopes)] },
+    });
   }
 }
 
@@ -71,6 +91,7 @@ export class RateLimitedError extends GatewayError {
     super(message, {
       extensions: {
         code: 'RATE_LIMITED',
+        retryAfter: retryAfterSeconds,
         http: { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
       },
     });
@@ -277,6 +298,24 @@ export function notTheCallers(error: unknown): unknown {
   if (error.code !== 'BAD_USER_INPUT' && error.code !== 'CONFLICT') return error;
   const { service, status, code, message } = error.upstream;
   return new UpstreamStatusError(service, status ?? error.status, code, message, 'UPSTREAM_ERROR');
+}
+
+/**
+ * `extensions.retryAfter` (whole seconds, at least 1) on an error a client may
+ * try again later (UPSTREAM_UNAVAILABLE, UPSTREAM_TIMEOUT), when the gateway
+ * knows when: the appliance's own Retry-After, or the circuit's time left.
+ */
+export function withRetryAfter<E extends GatewayError>(error: E, afterMs: number | undefined): E {
+  if (
+    afterMs !== undefined &&
+    (error.code === 'UPSTREAM_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT')
+  ) {
+    (error.extensions as Record<string, unknown>)['retryAfter'] = Math.max(
+      1,
+      Math.ceil(afterMs / 1000),
+    );
+  }
+  return error;
 }
 
 /** True for an upstream 404: by-id queries answer null instead of an error. */

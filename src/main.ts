@@ -143,7 +143,13 @@ async function main(): Promise<void> {
     return;
   }
   const { port } = server.address() as AddressInfo;
-  const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // The README's name: a browser keeps a cookie (SameSite=Strict) and an origin per host
+  // name, so 127.0.0.1 and localhost are two sites to it; one name everywhere avoids mixing them.
+  const shown = /^(?:127\.0\.0\.1|::1|localhost)$/.test(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   logger.info({ port }, `GraphQL gateway ready: GraphiQL at http://${shown}:${port}/graphql`);
 
   const stop = (): void => {

@@ -19,7 +19,7 @@
  * @typedef {import('./generated/graphql.ts').TypedDocumentString<R, V>} Document
  */
 
-/** @typedef {{ message: string, path?: ReadonlyArray<string | number>, extensions?: { code?: string } }} GraphQLErrorEntry */
+/** @typedef {{ message: string, path?: ReadonlyArray<string | number>, extensions?: { code?: string, fields?: ReadonlyArray<{ name: string, message: string }> } }} GraphQLErrorEntry */
 
 const tokenKey = 'portal.gatewayToken';
 

@@ -178,103 +178,207 @@ export function workflowForm(fields) {
   };
 }
 
-/**
- * @param {unknown} value
- * @returns {value is Record<string, unknown>}
- */
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** @typedef {import('./generated/graphql.ts').PortalEntitledItemsQuery} EntitledItemsQuery */
+/** @typedef {NonNullable<NonNullable<EntitledItemsQuery['entitledCatalogItems']>['nodes'][number]['form']>['fields'][number]} RequestFormField */
+/** @typedef {import('./generated/graphql.ts').FormValueInput} FormValueInput */
+
+/** @param {string} name */
+const controlId = (name) => `form-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+
+/** @param {unknown} value */
+const shown = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /**
- * @param {unknown} value
- * @returns {value is string | number | boolean | null}
+ * The control of one field of a catalog item's request form: a select for
+ * choices, a checkbox, a number with its bounds, text with its length and
+ * pattern; required and read-only as the form says.
+ * @param {RequestFormField} field
+ * @returns {HTMLInputElement | HTMLSelectElement}
  */
-const isPlain = (value) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-
-/**
- * One editable entry of a request template.
- * @param {string} key
- * @param {string | number | boolean | null} value
- * @param {string} id
- */
-function templateControl(key, value, id) {
-  if (typeof value === 'boolean')
-    return h('input', { id, name: key, type: 'checkbox', checked: value });
-  const input = h('input', { id, name: key, type: typeof value === 'number' ? 'number' : 'text' });
-  if (value !== null) input.value = String(value);
+function formControl(field) {
+  const id = controlId(field.name);
+  const common = { id, name: field.name, 'aria-required': String(field.required) };
+  if (field.choices !== null) {
+    const select = h(
+      'select',
+      common,
+      field.defaultValue !== null ? null : h('option', { value: '' }, ''),
+      field.choices.map((choice) =>
+        h(
+          'option',
+          {
+            value: JSON.stringify(choice.value),
+            selected: JSON.stringify(choice.value) === JSON.stringify(field.defaultValue),
+          },
+          choice.label ?? shown(choice.value),
+        ),
+      ),
+    );
+    select.required = field.required;
+    select.disabled = field.readOnly;
+    return select;
+  }
+  if (field.type === 'boolean') {
+    const box = h('input', { ...common, type: 'checkbox', checked: field.defaultValue === true });
+    box.disabled = field.readOnly;
+    return box;
+  }
+  /** @type {Record<string, string>} */
+  const kinds = {
+    integer: 'number',
+    number: 'number',
+    secret: 'password',
+    'date-time': 'datetime-local',
+  };
+  const input = h('input', { ...common, type: kinds[field.type] ?? 'text' });
+  if (field.type === 'integer') input.step = '1';
+  if (field.type === 'number') input.step = 'any';
+  if (field.minimum !== null) input.min = String(field.minimum);
+  if (field.maximum !== null) input.max = String(field.maximum);
+  if (field.minLength !== null) input.minLength = field.minLength;
+  if (field.maxLength !== null) input.maxLength = field.maxLength;
+  if (field.pattern !== null) input.pattern = field.pattern;
+  input.required =
+    field.required && (field.defaultValue === null || field.defaultValue === undefined);
+  input.readOnly = field.readOnly;
+  if (field.defaultValue !== null) {
+    const text = shown(field.defaultValue);
+    input.value = field.type === 'date-time' ? text.slice(0, 16) : text;
+  }
   return input;
 }
 
 /**
- * Draws the editable parts of a vRA request template: the plain values of
- * `data` and of each component's own `data` (names starting with `_` are
- * vRA's own, left as they are; lists and nested objects too). Reads the
- * changed values only, as the `data` that `requestCatalogItem` merges into
- * the template.
- * @param {unknown} template
- * @returns {DrawnForm<Record<string, unknown>>}
+ * What a control holds, as the JSON of the field's type; undefined when empty.
+ * @param {RequestFormField} field
+ * @param {HTMLInputElement | HTMLSelectElement} element
+ * @returns {unknown}
  */
-export function templateForm(template) {
-  const data = isObject(template) && isObject(template['data']) ? template['data'] : {};
-  /** @type {Array<{ path: string[], original: unknown, element: HTMLInputElement }>} */
+function formValue(field, element) {
+  if (element instanceof HTMLInputElement && element.type === 'checkbox') return element.checked;
+  const raw = element.value.trim();
+  if (raw === '') return undefined;
+  if (element instanceof HTMLSelectElement) return JSON.parse(raw);
+  if (field.type === 'integer' || field.type === 'number') return Number(raw);
+  if (field.type === 'date-time') return new Date(raw).toISOString();
+  return element.value;
+}
+
+/**
+ * A text a person reads for a control the browser finds wrong (bounds,
+ * length, pattern, required), before anything is sent.
+ * @param {RequestFormField} field
+ * @param {HTMLInputElement | HTMLSelectElement} element
+ */
+function invalidText(field, element) {
+  const { validity } = element;
+  const label = field.label ?? field.name;
+  if (validity.valueMissing) return `${label} is required.`;
+  if (validity.rangeUnderflow) return `${label} must be at least ${String(field.minimum)}.`;
+  if (validity.rangeOverflow) return `${label} must be at most ${String(field.maximum)}.`;
+  if (validity.tooShort)
+    return `${label} must be at least ${String(field.minLength)} characters long.`;
+  if (validity.tooLong)
+    return `${label} must be at most ${String(field.maxLength)} characters long.`;
+  if (validity.patternMismatch) return `${label} must match ${String(field.pattern)}.`;
+  if (validity.stepMismatch || validity.badInput) return `${label} must be a whole number.`;
+  return `${label}: ${element.validationMessage}`;
+}
+
+/**
+ * A drawn catalog request form, with `place(problems)` to show the gateway's
+ * `extensions.fields` beside their fields.
+ * @typedef {DrawnForm<FormValueInput[]> & { place: (problems: ReadonlyArray<{ name: string, message: string }>) => boolean }} CatalogForm
+ */
+
+/**
+ * Draws a catalog item's request form (the same on vRA 7 and vRA 8) from its
+ * `form`: fields grouped by `group` (vRA 7's components), lists and objects
+ * left as the appliance has them. Reads the values to send: each required
+ * field and each changed one, after the browser checked every bound.
+ * @param {ReadonlyArray<RequestFormField>} fields
+ * @returns {CatalogForm}
+ */
+export function catalogForm(fields) {
+  /** @type {Array<{ field: RequestFormField, element: HTMLInputElement | HTMLSelectElement, note: HTMLElement }>} */
   const controls = [];
-  const root = h('div', { class: 'template-form' });
-  /**
-   * @param {HTMLElement} parent
-   * @param {Record<string, unknown>} entries
-   * @param {string[]} path
-   */
-  const addEntries = (parent, entries, path) => {
-    for (const [key, value] of Object.entries(entries)) {
-      if (!isPlain(value) || (key.startsWith('_') && key !== '_number_of_instances')) continue;
-      const id = `template-${[...path, key].join('-')}`;
-      const element = templateControl(key, value, id);
-      controls.push({ path: [...path, key], original: value, element });
-      parent.append(
-        h('div', { class: 'field', 'data-field': key }, h('label', { for: id }, key), element),
+  const root = h('div', { class: 'catalog-form' });
+  /** @type {Map<string, HTMLFieldSetElement>} */
+  const groups = new Map();
+  const groupOf = (/** @type {string | null | undefined} */ name) => {
+    const key = name ?? '';
+    let fieldset = groups.get(key);
+    if (fieldset === undefined) {
+      fieldset = h(
+        'fieldset',
+        { class: 'step', ...(name ? { 'data-group': name } : {}) },
+        h('legend', {}, name ?? 'Request'),
       );
+      groups.set(key, fieldset);
+      root.append(fieldset);
     }
+    return fieldset;
   };
-  const general = h('fieldset', { class: 'step' }, h('legend', {}, 'Request'));
-  addEntries(general, data, []);
-  root.append(general);
-  for (const [component, value] of Object.entries(data)) {
-    if (!isObject(value) || !isObject(value['data'])) continue;
-    const fieldset = h(
-      'fieldset',
-      { class: 'step', 'data-component': component },
-      h('legend', {}, component),
+  for (const field of fields) {
+    if (field.type === 'array' || field.type === 'object') continue;
+    const element = formControl(field);
+    const note = h('small', { class: 'field-error', role: 'alert' });
+    element.addEventListener('input', () => {
+      element.removeAttribute('aria-invalid');
+      note.textContent = '';
+    });
+    controls.push({ field, element, note });
+    const label = h(
+      'label',
+      { for: element.id },
+      field.label ?? field.name,
+      field.required ? h('span', { class: 'required', title: 'required' }, ' *') : null,
     );
-    addEntries(fieldset, value['data'], [component, 'data']);
-    root.append(fieldset);
+    groupOf(field.group).append(
+      h(
+        'div',
+        { class: 'field', 'data-field': field.name },
+        label,
+        element,
+        field.description ? h('small', { class: 'muted' }, field.description) : null,
+        note,
+      ),
+    );
   }
   return {
     element: root,
     read() {
-      /** @type {Record<string, unknown>} */
-      const patch = {};
-      for (const { path, original, element } of controls) {
+      /** @type {FormValueInput[]} */
+      const values = [];
+      for (const { field, element, note } of controls) {
         element.removeAttribute('aria-invalid');
-        /** @type {unknown} */
-        let value;
-        if (element.type === 'checkbox') value = element.checked;
-        else if (element.type === 'number') {
-          value = element.value.trim() === '' ? null : Number(element.value);
-          if (typeof value === 'number' && !Number.isFinite(value)) {
-            element.setAttribute('aria-invalid', 'true');
-            throw new Error(`${path.join('.')} must be a number.`);
-          }
-        } else value = element.value === '' && original === null ? null : element.value;
-        if (value === original) continue;
-        /** @type {Record<string, unknown>} */
-        let target = patch;
-        for (const key of path.slice(0, -1)) {
-          const next = isObject(target[key]) ? target[key] : {};
-          target[key] = next;
-          target = next;
+        note.textContent = '';
+        if (!element.checkValidity()) {
+          element.setAttribute('aria-invalid', 'true');
+          note.textContent = invalidText(field, element);
+          element.focus();
+          throw new Error(note.textContent);
         }
-        target[path.at(-1) ?? ''] = value;
+        if (field.readOnly) continue;
+        const value = formValue(field, element);
+        if (value === undefined) continue;
+        if (!field.required && JSON.stringify(value) === JSON.stringify(field.defaultValue)) {
+          continue;
+        }
+        values.push({ name: field.name, value });
       }
-      return patch;
+      return values;
+    },
+    place(problems) {
+      let placed = false;
+      for (const problem of problems) {
+        const control = controls.find((entry) => entry.field.name === problem.name);
+        if (control === undefined) continue;
+        control.element.setAttribute('aria-invalid', 'true');
+        control.note.textContent = `${control.field.label ?? control.field.name} ${problem.message}.`;
+        placed = true;
+      }
+      return placed;
     },
   };
 }

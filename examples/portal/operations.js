@@ -60,7 +60,27 @@ export const EntitledItems = graphql(`
           id
           name
         }
-        requestTemplate
+        form {
+          fields {
+            name
+            label
+            description
+            type
+            required
+            readOnly
+            defaultValue
+            choices {
+              value
+              label
+            }
+            minimum
+            maximum
+            minLength
+            maxLength
+            pattern
+            group
+          }
+        }
       }
     }
   }

@@ -1,6 +1,13 @@
-import { gatewayToken, onSessionEnded, request, setGatewayToken, subscribe } from './client.js';
+import {
+  gatewayToken,
+  GraphQLRequestError,
+  onSessionEnded,
+  request,
+  setGatewayToken,
+  subscribe,
+} from './client.js';
 import { badge, failure, h, show, when } from './dom.js';
-import { templateForm, workflowForm } from './forms.js';
+import { catalogForm, workflowForm } from './forms.js';
 import {
   CancelRun,
   EntitledItems,
@@ -385,7 +392,7 @@ function showItem(item) {
   const signal = newScreen();
   show('catalog-progress');
   show('catalog-resources');
-  const form = templateForm(item.requestTemplate);
+  const form = catalogForm(item.form?.fields ?? []);
   const groups = h(
     'select',
     { id: 'business-group', name: 'businessGroupId' },
@@ -399,14 +406,15 @@ function showItem(item) {
     if (!may('catalog:request')) return;
     message.replaceChildren();
     try {
-      const data = form.read();
+      const values = form.read();
       const answer = await request(RequestItem, {
         input: {
           catalogItemId: item.id,
           businessGroupId: groups.value,
           description: description.value === '' ? null : description.value,
+          deploymentName: description.value === '' ? null : description.value,
           reasons: reasons.value === '' ? null : reasons.value,
-          data,
+          values,
         },
       });
       const id = answer.requestCatalogItem.request.id;
@@ -415,14 +423,21 @@ function showItem(item) {
       const last = await followRequest(id, 'catalog-progress', signal);
       if (last?.final === true) await showResources(id, signal);
     } catch (error) {
-      if (!signal.aborted) message.replaceChildren(failure(error));
+      if (signal.aborted) return;
+      // the gateway's or vRA's refusal of named fields goes beside each field
+      const fields =
+        error instanceof GraphQLRequestError
+          ? error.errors.flatMap((entry) => entry.extensions?.fields ?? [])
+          : [];
+      form.place(fields);
+      message.replaceChildren(failure(error));
     }
   };
   show(
     'catalog-detail',
     h(
       'form',
-      { id: 'request-form', onsubmit: (event) => void submit(event) },
+      { id: 'request-form', novalidate: true, onsubmit: (event) => void submit(event) },
       h('h2', {}, item.name),
       h('p', { class: 'muted' }, item.description ?? ''),
       h('div', { class: 'field' }, h('label', { for: 'business-group' }, 'Business group'), groups),

@@ -126,6 +126,7 @@ export function guardRootFields(schema: GraphQLSchema, logger: Logger): GraphQLS
         if (!holds(caller, required)) {
           throw new ForbiddenError(
             `${type.name}.${field.name} requires the scope ${scopeText(required)}, which the caller (${caller.name}, ${caller.via}) does not hold.`,
+            required.flat(),
           );
         }
         return inner(source, args, context, info);
@@ -198,18 +199,22 @@ function audited(
     let known = refusals.get(context);
     if (known === undefined) {
       const { caller } = context.auth;
-      const refused = rootFields(info).flatMap((node) => {
+      const lacking = rootFields(info).flatMap((node) => {
         const guarded = fields.get(node.name.value);
         return guarded === undefined || holds(caller, guarded.required)
           ? []
-          : [`${node.name.value} requires the scope ${scopeText(guarded.required)}`];
+          : [{ name: node.name.value, required: guarded.required }];
       });
+      const refused = lacking.map(
+        ({ name, required }) => `${name} requires the scope ${scopeText(required)}`,
+      );
       known = {
         error:
           refused.length === 0
             ? undefined
             : new ForbiddenError(
                 `${[...new Set(refused)].join('; ')}, which the caller (${caller.name}, ${caller.via}) does not hold: no field of this mutation was run.`,
+                lacking.flatMap(({ required }) => required.flat()),
               ),
         written: false,
       };

@@ -48,6 +48,17 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown };
 };
 
+/** Which appliance answers behind one upstream, as the gateway found it. */
+export type Appliance = {
+  __typename?: 'Appliance';
+  /** vRA `7` or `8`, NSX `v` or `t` (configured, or asked of the appliance); null for vRO and while unknown. */
+  generation: Maybe<Scalars['String']['output']>;
+  /** `vro`, `vra` or `nsx`. */
+  service: Scalars['String']['output'];
+  /** Whether its last call reached it, as `/ready` and `upstream_up` report it; null before the first call. */
+  up: Maybe<Scalars['Boolean']['output']>;
+};
+
 /** How a caller proved who they are. */
 export type AuthMethod =
   /** No credential, where the gateway allows it. */
@@ -309,6 +320,14 @@ export type EntitledCatalogItem = {
   catalogItemTypeId: Maybe<Scalars['String']['output']>;
   /** Free text. */
   description: Maybe<Scalars['String']['output']>;
+  /**
+   * The item's request form, the same shape on vRA 7 and vRA 8: what a
+   * front-end draws, then sends back as `RequestCatalogItemInput.values`. Read
+   * from vRA 8's item schema (JSON Schema) or from vRA 7's request template.
+   * Null only when the appliance gives no form at all. Read on demand, with
+   * `requestTemplate` (one call per item per GraphQL request).
+   */
+  form: Maybe<RequestForm>;
   /** Catalog item id (vRA's own id, not the provider binding id): the `catalogItemId` of `requestCatalogItem`. */
   id: Scalars['ID']['output'];
   /** Display name. */
@@ -464,6 +483,14 @@ export type ForceSyncEdgePayload = {
   accepted: Scalars['Boolean']['output'];
   /** The edge. */
   edgeId: Scalars['ID']['output'];
+};
+
+/** A value for one field of a request form. */
+export type FormValueInput = {
+  /** The field's `RequestFormField.name`. */
+  name: Scalars['String']['input'];
+  /** The value, of the field's type; null sends no value (the appliance's default applies). */
+  value?: InputMaybe<Scalars['JSON']['input']>;
 };
 
 /** What `importPackage` did. */
@@ -868,6 +895,12 @@ export type PublishBlueprintInput = {
  */
 export type Query = {
   __typename?: 'Query';
+  /**
+   * The appliances behind the gateway: which generation each speaks and whether
+   * it is reachable. A front-end may show it; it needs none of it to work on
+   * either generation. Requires the scope `read`. Asks no appliance.
+   */
+  appliances: Array<Appliance>;
   /** The application firewall ruleset of a port group; null when the manager does not know it. Requires the scope `read`. */
   applicationFirewall: Maybe<FirewallConfig>;
   /** Catalog items, a page at a time. Requires the scope `read`. */
@@ -1123,13 +1156,77 @@ export type RequestCatalogItemInput = {
   catalogItemId: Scalars['ID']['input'];
   /**
    * Changes to the template's `data`, a JSON object, e.g.
-   * `{ "machine2.vsphere": { "data": { "cpu": 2 } } }`.
+   * `{ "machine2.vsphere": { "data": { "cpu": 2 } } }` on vRA 7 (on vRA 8,
+   * the inputs: `{ "hostname": "web01" }`). Prefer `values`, which is the same on
+   * both generations.
    */
   data?: InputMaybe<Scalars['JSON']['input']>;
+  /** vRA 8: the new deployment's name (default: the item's name and a short suffix). vRA 7: the request's description when `description` is unset. */
+  deploymentName?: InputMaybe<Scalars['String']['input']>;
   /** Free text shown with the request. */
   description?: InputMaybe<Scalars['String']['input']>;
   /** Why the request is made (shown to approvers). */
   reasons?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Values by `RequestFormField.name` of the item's `form`, checked against the
+   * form before any call (`BAD_USER_INPUT` with `extensions.fields` naming each
+   * wrong field), then placed into vRA 7's template data or sent as vRA 8's
+   * inputs. Given with `data`, both apply, `values` last.
+   */
+  values?: InputMaybe<Array<FormValueInput>>;
+};
+
+/** A catalog item's request form, the same shape on every generation. */
+export type RequestForm = {
+  __typename?: 'RequestForm';
+  /** The form's fields, in the appliance's order (vRA 7: component by component). */
+  fields: Array<RequestFormField>;
+};
+
+/** One allowed value of a form field. */
+export type RequestFormChoice = {
+  __typename?: 'RequestFormChoice';
+  /** What a person reads (the value itself when the appliance gives no label). */
+  label: Maybe<Scalars['String']['output']>;
+  /** The value to send. */
+  value: Scalars['JSON']['output'];
+};
+
+/** One field of a catalog item's request form. */
+export type RequestFormField = {
+  __typename?: 'RequestFormField';
+  /** The only values allowed, with their labels; null when any value of the type is allowed. */
+  choices: Maybe<Array<RequestFormChoice>>;
+  /** The value the appliance uses when none is given. */
+  defaultValue: Maybe<Scalars['JSON']['output']>;
+  /** Help text, where the appliance gives one. */
+  description: Maybe<Scalars['String']['output']>;
+  /** The section or component holding the field (vRA 7: the component's name), when there is one. */
+  group: Maybe<Scalars['String']['output']>;
+  /** What a person reads beside the field (vRA 8: the input's `title`; vRA 7: the key made readable). */
+  label: Maybe<Scalars['String']['output']>;
+  /** Longest text allowed. */
+  maxLength: Maybe<Scalars['Int']['output']>;
+  /** Largest number allowed. */
+  maximum: Maybe<Scalars['Float']['output']>;
+  /** Shortest text allowed. */
+  minLength: Maybe<Scalars['Int']['output']>;
+  /** Smallest number allowed. */
+  minimum: Maybe<Scalars['Float']['output']>;
+  /**
+   * The key of the value in `RequestCatalogItemInput.values`: on vRA 8 the
+   * input's name; on vRA 7 the path in the template's `data`, components joined
+   * with "." (e.g. `vSphere_Machine_1.cpu`), top-level keys as they are.
+   */
+  name: Scalars['String']['output'];
+  /** A regular expression (ECMAScript) the whole text must match. */
+  pattern: Maybe<Scalars['String']['output']>;
+  /** Shown, not edited: a value for it is refused. */
+  readOnly: Scalars['Boolean']['output'];
+  /** The request is refused without a value (and there is no default). */
+  required: Scalars['Boolean']['output'];
+  /** One of `string`, `integer`, `number`, `boolean`, `array`, `object`, `date-time`, `secret`. */
+  type: Scalars['String']['output'];
 };
 
 /**
@@ -1643,6 +1740,7 @@ export type DirectiveResolverFn<
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  Appliance: ResolverTypeWrapper<Appliance>;
   AuthMethod: AuthMethod;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BusinessGroup: ResolverTypeWrapper<BusinessGroup>;
@@ -1694,7 +1792,9 @@ export type ResolversTypes = {
   FirewallRule: ResolverTypeWrapper<FirewallRuleRecordModel>;
   FirewallRuleInput: FirewallRuleInput;
   FirewallSection: ResolverTypeWrapper<FirewallSectionRecordModel>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ForceSyncEdgePayload: ResolverTypeWrapper<ForceSyncEdgePayload>;
+  FormValueInput: FormValueInput;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ImportPackagePayload: ResolverTypeWrapper<ImportPackagePayload>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1723,6 +1823,9 @@ export type ResolversTypes = {
     Omit<RegisterCatalogItemPayload, 'catalogItem'> & { catalogItem: ResolversTypes['CatalogItem'] }
   >;
   RequestCatalogItemInput: RequestCatalogItemInput;
+  RequestForm: ResolverTypeWrapper<RequestForm>;
+  RequestFormChoice: ResolverTypeWrapper<RequestFormChoice>;
+  RequestFormField: ResolverTypeWrapper<RequestFormField>;
   RequestResourceActionInput: RequestResourceActionInput;
   ResourceAction: ResolverTypeWrapper<WireResourceOperationModel>;
   RunWorkflowPayload: ResolverTypeWrapper<
@@ -1767,6 +1870,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  Appliance: Appliance;
   Boolean: Scalars['Boolean']['output'];
   BusinessGroup: BusinessGroup;
   CatalogItem: WireCatalogItemModel;
@@ -1806,7 +1910,9 @@ export type ResolversParentTypes = {
   FirewallRule: FirewallRuleRecordModel;
   FirewallRuleInput: FirewallRuleInput;
   FirewallSection: FirewallSectionRecordModel;
+  Float: Scalars['Float']['output'];
   ForceSyncEdgePayload: ForceSyncEdgePayload;
+  FormValueInput: FormValueInput;
   ID: Scalars['ID']['output'];
   ImportPackagePayload: ImportPackagePayload;
   Int: Scalars['Int']['output'];
@@ -1831,6 +1937,9 @@ export type ResolversParentTypes = {
     catalogItem: ResolversParentTypes['CatalogItem'];
   };
   RequestCatalogItemInput: RequestCatalogItemInput;
+  RequestForm: RequestForm;
+  RequestFormChoice: RequestFormChoice;
+  RequestFormField: RequestFormField;
   RequestResourceActionInput: RequestResourceActionInput;
   ResourceAction: WireResourceOperationModel;
   RunWorkflowPayload: Omit<RunWorkflowPayload, 'execution'> & {
@@ -1876,6 +1985,15 @@ export type RequiresScopesDirectiveResolver<
   ContextType = GatewayContext,
   Args = RequiresScopesDirectiveArgs,
 > = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ApplianceResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['Appliance'] = ResolversParentTypes['Appliance'],
+> = {
+  generation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  service?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  up?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+};
 
 export type BusinessGroupResolvers<
   ContextType = GatewayContext,
@@ -2040,6 +2158,7 @@ export type EntitledCatalogItemResolvers<
   businessGroups?: Resolver<Array<ResolversTypes['BusinessGroup']>, ParentType, ContextType>;
   catalogItemTypeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  form?: Resolver<Maybe<ResolversTypes['RequestForm']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   outputResourceTypeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2353,6 +2472,7 @@ export type QueryResolvers<
   ContextType = GatewayContext,
   ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query'],
 > = {
+  appliances?: Resolver<Array<ResolversTypes['Appliance']>, ParentType, ContextType>;
   applicationFirewall?: Resolver<
     Maybe<ResolversTypes['FirewallConfig']>,
     ParentType,
@@ -2476,6 +2596,43 @@ export type RegisterCatalogItemPayloadResolvers<
     ResolversParentTypes['RegisterCatalogItemPayload'],
 > = {
   catalogItem?: Resolver<ResolversTypes['CatalogItem'], ParentType, ContextType>;
+};
+
+export type RequestFormResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['RequestForm'] = ResolversParentTypes['RequestForm'],
+> = {
+  fields?: Resolver<Array<ResolversTypes['RequestFormField']>, ParentType, ContextType>;
+};
+
+export type RequestFormChoiceResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['RequestFormChoice'] =
+    ResolversParentTypes['RequestFormChoice'],
+> = {
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+};
+
+export type RequestFormFieldResolvers<
+  ContextType = GatewayContext,
+  ParentType extends ResolversParentTypes['RequestFormField'] =
+    ResolversParentTypes['RequestFormField'],
+> = {
+  choices?: Resolver<Maybe<Array<ResolversTypes['RequestFormChoice']>>, ParentType, ContextType>;
+  defaultValue?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  group?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  maxLength?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  maximum?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minLength?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  minimum?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  pattern?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  readOnly?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  required?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ResourceActionResolvers<
@@ -2707,6 +2864,7 @@ export type WorkflowParameterResolvers<
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
+  Appliance?: ApplianceResolvers<ContextType>;
   BusinessGroup?: BusinessGroupResolvers<ContextType>;
   CatalogItem?: CatalogItemResolvers<ContextType>;
   CatalogItemConnection?: CatalogItemConnectionResolvers<ContextType>;
@@ -2741,6 +2899,9 @@ export type Resolvers<ContextType = GatewayContext> = {
   ProviderEdge?: ProviderEdgeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RegisterCatalogItemPayload?: RegisterCatalogItemPayloadResolvers<ContextType>;
+  RequestForm?: RequestFormResolvers<ContextType>;
+  RequestFormChoice?: RequestFormChoiceResolvers<ContextType>;
+  RequestFormField?: RequestFormFieldResolvers<ContextType>;
   ResourceAction?: ResourceActionResolvers<ContextType>;
   RunWorkflowPayload?: RunWorkflowPayloadResolvers<ContextType>;
   Scope?: ScopeResolvers<ContextType>;

@@ -37,6 +37,12 @@ export class CircuitBreaker {
     return Date.now() - this.#openedAt >= this.#options.resetMs ? 'half-open' : 'open';
   }
 
+  /** How long until an open circuit lets a probe through; undefined while calls go out. */
+  get retryInMs(): number | undefined {
+    if (this.#openedAt === undefined) return undefined;
+    return Math.max(0, this.#openedAt + this.#options.resetMs - Date.now());
+  }
+
   /** A pass when a call may go out now (a half-open circuit lets exactly one probe through). */
   tryAcquire(): CircuitPass | undefined {
     switch (this.state) {

@@ -9,6 +9,7 @@ import {
   UpstreamStatusError,
   UpstreamTimeoutError,
   UpstreamUnavailableError,
+  withRetryAfter,
   type UpstreamService,
 } from '../errors.ts';
 import { CircuitBreaker, type CircuitPass, type CircuitState } from './circuit-breaker.ts';
@@ -341,7 +342,10 @@ export class UpstreamHttp {
       const pass = this.#breaker.tryAcquire();
       if (pass === undefined) {
         observe('shed', null);
-        throw new UpstreamUnavailableError(this.service, 'calls are shed after repeated failures');
+        throw withRetryAfter(
+          new UpstreamUnavailableError(this.service, 'calls are shed after repeated failures'),
+          this.#breaker.retryInMs,
+        );
       }
       let result: UpstreamResponse | Error;
       if (call.stats !== undefined) call.stats.upstreamCalls += 1;
@@ -472,13 +476,16 @@ export class UpstreamHttp {
       baseUrl: this.#options.baseUrl,
     };
     const clean = (text: string | null) => (text === null ? null : redact(text, sensitive));
-    return new UpstreamStatusError(
-      this.service,
-      response.status,
-      clean(said.code),
-      clean(said.message),
-      undefined,
-      response.headers['content-type'],
+    return withRetryAfter(
+      new UpstreamStatusError(
+        this.service,
+        response.status,
+        clean(said.code),
+        clean(said.message),
+        undefined,
+        response.headers['content-type'],
+      ),
+      retryAfterMs(response.headers['retry-after']),
     );
   }
 

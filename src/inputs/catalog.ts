@@ -4,6 +4,7 @@
  * throws BAD_USER_INPUT naming the argument.
  */
 import type {
+  FormValueInput,
   OrganizationInput,
   PublishBlueprintInput,
   RegisterCatalogItemInput,
@@ -13,7 +14,8 @@ import type {
 import { isObject } from '../upstreams/vra/decode.ts';
 import type { RequestEdits } from '../upstreams/vra/request-body.ts';
 import type { WireProviderCatalogItem } from '../upstreams/vra/wire.ts';
-import { checkAll, checkNotBlank, checkPattern, optional, refuse } from './check.ts';
+import { checkAll, checkLength, checkNotBlank, checkPattern, optional, refuse } from './check.ts';
+import { checkValuesShape } from './request-values.ts';
 
 /** vRA provider ids are UUIDs (docs/upstreams.md, vRA). */
 const providerIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,15 +65,26 @@ export function checkRequestData(data: unknown): Record<string, unknown> | undef
 export function checkItemRequest(input: RequestCatalogItemInput): {
   catalogItemId: string;
   edits: RequestEdits;
+  values: readonly FormValueInput[] | undefined;
 } {
   const catalogItemId = checkVraId(input.catalogItemId, 'input.catalogItemId');
   const businessGroupId = optional(input.businessGroupId, (id) =>
     checkVraId(id, 'input.businessGroupId'),
   );
   const data = checkRequestData(input.data);
+  const deploymentName = optional(input.deploymentName, (name) =>
+    checkLength(checkNotBlank(name, 'input.deploymentName'), 255, 'input.deploymentName'),
+  );
   return {
     catalogItemId,
-    edits: { data, description: input.description, reasons: input.reasons, businessGroupId },
+    edits: {
+      data,
+      description: input.description,
+      reasons: input.reasons,
+      businessGroupId,
+      deploymentName,
+    },
+    values: checkValuesShape(input.values),
   };
 }
 

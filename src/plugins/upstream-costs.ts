@@ -107,6 +107,8 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   ...each({ calls: 1 }, [
     'Query.provider',
     'EntitledCatalogItem.requestTemplate',
+    // the same template read (one per item per request, shared with requestTemplate)
+    'EntitledCatalogItem.form',
     'Query.catalogRequest',
     'Query.catalogResource',
     'CatalogRequest.resources',
@@ -164,8 +166,8 @@ export const upstreamCosts: Readonly<Record<string, FieldCost>> = {
   // read the section, write the rule against its generation number, read it back
   ...each({ calls: 3 }, ['Mutation.addFirewallSectionRule', 'Mutation.removeFirewallSectionRule']),
 
-  // who is calling (vRA identity)
-  'Query.viewer': { calls: 0 },
+  // who is calling (vRA identity); what the gateway knows of the appliances
+  ...each({ calls: 0 }, ['Query.viewer', 'Query.appliances']),
   // the token request
   'Mutation.signIn': { calls: 1 },
   // the token's deletion

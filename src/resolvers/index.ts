@@ -1,5 +1,6 @@
 import type { Resolvers } from '../generated/graphql.ts';
 import { catalogResolvers } from './catalog/index.ts';
+import { gatewayResolvers } from './gateway/index.ts';
 import { identityResolvers } from './identity/index.ts';
 import { networkResolvers } from './network/index.ts';
 import { orchestrationResolvers } from './orchestration/index.ts';
@@ -12,6 +13,7 @@ const domains: Resolvers[] = [
   catalogResolvers,
   networkResolvers,
   identityResolvers,
+  gatewayResolvers,
 ];
 
 function mergeRoot<K extends RootName>(name: K): NonNullable<Resolvers[K]> {

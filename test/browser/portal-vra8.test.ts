@@ -70,7 +70,7 @@ describe.skipIf(missing)(`The portal on vRA 8 in a real browser${skipped}`, () =
     const reads = harness!.vra.requests.filter((r) => r.path === '/catalog/api/items');
     const bearer = /^Bearer (\S+)$/.exec(reads.at(-1)?.headers.authorization ?? '')?.[1] ?? '';
     expect(harness!.vra.bearerUser(bearer)).toBe(developer.username);
-    // vRA 8 has no list of a caller's requests: the page says there is none
+    // no deployment of the developer's yet: the page says there is no request
     const requests = page!.locator('#catalog-requests');
     await expect.poll(() => requests.innerText(), { timeout: 30_000 }).toContain('None yet.');
     await shoot('01-catalog');
@@ -78,15 +78,37 @@ describe.skipIf(missing)(`The portal on vRA 8 in a real browser${skipped}`, () =
 
   it('draws the request form from the item, submits it and shows the request advancing to its end', async () => {
     await page!.locator(`[data-item="${centos.id}"]`).click();
-    const hostname = page!.locator('#template-hostname');
+    const hostname = page!.locator('#form-hostname');
     await hostname.waitFor({ timeout: 30_000 });
     expect(await page!.locator('#request-form h2').innerText()).toBe(centos.name);
     expect(await page!.locator('#business-group option').allInnerTexts()).toEqual([
       development.name,
     ]);
-    const cpu = page!.locator('#template-cpuCount');
+    // drawn from the item's form: labels, a choice as a select, the required field marked
+    expect(await page!.locator('label[for="form-hostname"]').innerText()).toBe('Host name *');
+    expect(await page!.locator('#form-size option').allInnerTexts()).toEqual([
+      'small',
+      'medium',
+      'large',
+    ]);
+    const cpu = page!.locator('#form-cpuCount');
     expect(await cpu.inputValue()).toBe('1');
+    // bounds are enforced before anything is sent
+    const submits = () =>
+      harness!.vra.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/request'))
+        .length;
+    await page!.locator('#request-form button[type=submit]').click();
+    await expect
+      .poll(() => page!.locator('[data-field="hostname"] .field-error').innerText())
+      .toBe('Host name is required.');
     await hostname.fill('portal-01');
+    await cpu.fill('9');
+    await page!.locator('#request-form button[type=submit]').click();
+    await expect
+      .poll(() => page!.locator('[data-field="cpuCount"] .field-error').innerText())
+      .toBe('CPUs must be at most 8.');
+    expect(await cpu.getAttribute('aria-invalid')).toBe('true');
+    expect(submits()).toBe(0);
     await cpu.fill('2');
     await page!.locator('#request-description').fill('Portal test machine');
     await shoot('02-request-form');

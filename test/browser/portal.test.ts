@@ -82,7 +82,7 @@ describe.skipIf(missing)(
 
     it('draws the request form from the template, submits it and shows the request advancing to its final state', async () => {
       await page!.locator(`[data-item="${centos}"]`).click();
-      const cpu = page!.locator('#template-vSphere_Machine_1-data-cpu');
+      const cpu = page!.locator('#form-vSphere_Machine_1-cpu');
       await cpu.waitFor({ timeout: 30_000 });
       expect(await page!.locator('#request-form h2').innerText()).toBe('CentOS 7 Machine');
       expect(await cpu.inputValue()).toBe('1');

@@ -194,6 +194,7 @@ describe('scopes of gateway tokens from GATEWAY_TOKENS_FILE', () => {
       expect(body.errors?.[0].extensions.code).toBe('FORBIDDEN');
       expect(body.errors?.[0].message).toContain(`"${scope}"`);
       expect(body.errors?.[0].message).toContain(name);
+      expect(body.errors?.[0].extensions.requiredScopes).toEqual([scope]);
       expect(upstreamCalls(stack)).toBe(callsBefore);
       const events = stack.audit.slice(auditBefore);
       expect(events).toHaveLength(1);
@@ -303,7 +304,10 @@ describe('scopes of gateway tokens from GATEWAY_TOKENS_FILE', () => {
       [['ipSets'], 'FORBIDDEN'],
       [['workflows'], 'FORBIDDEN'],
     ]);
-    for (const error of errors) expect(error.message).toContain('"read"');
+    for (const error of errors) {
+      expect(error.message).toContain('"read"');
+      expect(error.extensions?.['requiredScopes']).toEqual(['read']);
+    }
     expect(upstreamCalls(stack)).toBe(before);
   });
 
@@ -334,6 +338,7 @@ describe('scopes of gateway tokens from GATEWAY_TOKENS_FILE', () => {
         'runWorkflow requires the scope "workflow:run"',
       );
       expect(answer.errors?.[0]?.message).not.toContain('createIpSet');
+      expect(answer.errors?.[0]?.extensions?.['requiredScopes']).toEqual(['workflow:run']);
       expect(upstreamCalls(stack)).toBe(before);
       expect(stack.audit.slice(auditBefore).map((e) => [e.field, e.decision, e.outcome])).toEqual(
         order.map((field) => [field, 'denied', 'FORBIDDEN']),

@@ -106,9 +106,14 @@ describe.each(generations)('the self-service examples on $name', (generation) =>
         requestId,
       ]);
     } else {
-      // vRA 8 lists requests only per deployment: null, and nothing asked of it
-      expect(mine).toEqual({ catalogRequests: null });
-      expect(harness.vra.requests.length).toBe(calls);
+      // vRA 8 lists requests only per deployment: the newest deployment's last request first
+      expect(mine.catalogRequests.nodes[0].id).toBe(acted.requestResourceAction.request.id);
+      const [asked, ...more] = harness.vra.requests.slice(calls);
+      expect(more).toEqual([]);
+      expect(asked?.path).toBe('/deployment/api/deployments');
+      expect(asked?.query.get('expand')).toBe('lastRequest');
+      expect(asked?.query.get('$orderby')).toBe('createdAt desc');
+      expect(asked?.query.get('$top')).toBe('2');
     }
     expect(harness.vra.refusals()).toEqual([]);
   });

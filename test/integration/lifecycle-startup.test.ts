@@ -95,6 +95,17 @@ describe('start-up', () => {
     await stop(gateway, expect);
   });
 
+  it("names GraphiQL with the README's host name, localhost, when it listens on loopback", async ({
+    expect,
+  }) => {
+    const gateway = start({ PORT: '0' });
+    const port = await gateway.port();
+    expect(gateway.logs().map((line) => line.msg)).toContain(
+      `GraphQL gateway ready: GraphiQL at http://localhost:${port}/graphql`,
+    );
+    await stop(gateway, expect);
+  });
+
   it.for<[string, string]>([
     ['PORT', 'eighty'],
     ['VRO_URL', 'not a url'],

@@ -135,6 +135,8 @@ describe('circuit breaker', () => {
     const shed = await stack.gql(query);
     expect(shed.errors?.[0]?.extensions?.['code']).toBe('UPSTREAM_UNAVAILABLE');
     expect(shed.errors?.[0]?.message).toMatch(/shed/);
+    // the circuit's time left, in whole seconds: CIRCUIT_RESET_MS is 1000
+    expect(shed.errors?.[0]?.extensions?.['retryAfter']).toBe(1);
     expect(workflowReads(stack)).toHaveLength(3);
     const open = await ready(stack);
     expect(open.body.upstreams['vro']?.circuit).toBe('open');

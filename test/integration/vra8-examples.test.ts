@@ -45,7 +45,6 @@ type Outcome =
 /** What docs/configuration.md ("vRA 8") says vRA 8 answers for each catalog example. */
 const outcomes: Record<string, Outcome> = {
   providers: 'null',
-  'catalog-requests': 'null',
   'register-catalog-item': 'not-supported',
 };
 

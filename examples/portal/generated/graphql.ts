@@ -56,6 +56,14 @@ export type ExecutionState =
   /** Waiting for a signal or timer. */
   | 'WAITING_SIGNAL';
 
+/** A value for one field of a request form. */
+export type FormValueInput = {
+  /** The field's `RequestFormField.name`. */
+  name: string;
+  /** The value, of the field's type; null sends no value (the appliance's default applies). */
+  value?: unknown;
+};
+
 /**
  * A request of an entitled catalog item. The item's request template is read,
  * `data` is merged into the template's `data` (objects merged key by key, any
@@ -68,13 +76,24 @@ export type RequestCatalogItemInput = {
   catalogItemId: string;
   /**
    * Changes to the template's `data`, a JSON object, e.g.
-   * `{ "machine2.vsphere": { "data": { "cpu": 2 } } }`.
+   * `{ "machine2.vsphere": { "data": { "cpu": 2 } } }` on vRA 7 (on vRA 8,
+   * the inputs: `{ "hostname": "web01" }`). Prefer `values`, which is the same on
+   * both generations.
    */
   data?: unknown;
+  /** vRA 8: the new deployment's name (default: the item's name and a short suffix). vRA 7: the request's description when `description` is unset. */
+  deploymentName?: string | null | undefined;
   /** Free text shown with the request. */
   description?: string | null | undefined;
   /** Why the request is made (shown to approvers). */
   reasons?: string | null | undefined;
+  /**
+   * Values by `RequestFormField.name` of the item's `form`, checked against the
+   * form before any call (`BAD_USER_INPUT` with `extensions.fields` naming each
+   * wrong field), then placed into vRA 7's template data or sent as vRA 8's
+   * inputs. Given with `data`, both apply, `values` last.
+   */
+  values?: Array<FormValueInput> | null | undefined;
 };
 
 /**
@@ -154,8 +173,25 @@ export type PortalEntitledItemsQuery = {
       id: string;
       name: string;
       description: string | null;
-      requestTemplate: unknown;
       businessGroups: Array<{ id: string; name: string | null }>;
+      form: {
+        fields: Array<{
+          name: string;
+          label: string | null;
+          description: string | null;
+          type: string;
+          required: boolean;
+          readOnly: boolean;
+          defaultValue: unknown;
+          minimum: number | null;
+          maximum: number | null;
+          minLength: number | null;
+          maxLength: number | null;
+          pattern: string | null;
+          group: string | null;
+          choices: Array<{ value: unknown; label: string | null }> | null;
+        }>;
+      } | null;
     }>;
   } | null;
 };
@@ -409,7 +445,27 @@ export const PortalEntitledItemsDocument = new TypedDocumentString(`
         id
         name
       }
-      requestTemplate
+      form {
+        fields {
+          name
+          label
+          description
+          type
+          required
+          readOnly
+          defaultValue
+          choices {
+            value
+            label
+          }
+          minimum
+          maximum
+          minLength
+          maxLength
+          pattern
+          group
+        }
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { EntitledCatalogItemResolvers } from '../../generated/graphql.ts';
+import { requestForm } from '../../upstreams/vra/request-form.ts';
 
 export const EntitledCatalogItem: EntitledCatalogItemResolvers = {
   id: (item) => item.catalogItemId,
@@ -19,4 +20,9 @@ export const EntitledCatalogItem: EntitledCatalogItemResolvers = {
   /** Read on demand through the per-request loader: once per item per GraphQL request. */
   requestTemplate: (item, _args, { loaders }) =>
     loaders.vra.requestTemplate.load(item.catalogItemId),
+  /** The same template read, as a form: one shape on both generations. */
+  form: async (item, _args, { loaders }) => {
+    const fields = requestForm(await loaders.vra.requestTemplate.load(item.catalogItemId));
+    return fields === null ? null : { fields };
+  },
 };

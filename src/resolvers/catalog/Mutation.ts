@@ -7,6 +7,7 @@ import {
   checkItemRequest,
   checkRegistration,
 } from '../../inputs/catalog.ts';
+import { withFormValues } from '../../inputs/request-values.ts';
 import { editTemplate } from '../../upstreams/vra/request-body.ts';
 import type {
   WireCatalogItem,
@@ -40,10 +41,10 @@ export const Mutation: MutationResolvers = {
    * (default: the template's), description and reasons, and submits it.
    */
   async requestCatalogItem(_root, { input }, context) {
-    const { catalogItemId, edits } = checkItemRequest(input);
+    const { catalogItemId, edits, values } = checkItemRequest(input);
     const { clients, call, loaders } = context;
     const template = await loaders.vra.requestTemplate.load(catalogItemId);
-    const body = editTemplate(template, edits);
+    const body = withFormValues(template, editTemplate(template, edits), values);
     const request = await clients.vra.submitCatalogItemRequest(call, catalogItemId, body);
     return submitted(context, request);
   },

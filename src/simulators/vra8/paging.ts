@@ -73,3 +73,23 @@ export function iaasPage<T>(
   const content = all.slice(skip, skip + top);
   return { content, totalElements: all.length, numberOfElements: content.length };
 }
+
+/**
+ * `$orderby`: "property (asc|desc)" (ascending by default), on the properties
+ * given; a property the list cannot sort by is refused with 400.
+ */
+export function orderedBy<T>(
+  request: RecordedRequest,
+  items: readonly T[],
+  keys: Record<string, (item: T) => string>,
+): T[] {
+  const raw = request.query.get('$orderby');
+  if (raw === null) return [...items];
+  const [property = '', direction = 'asc', ...rest] = raw.trim().split(/\s+/);
+  const key = Object.hasOwn(keys, property) ? keys[property] : undefined;
+  if (key === undefined || rest.length > 0 || !/^(?:asc|desc)$/i.test(direction)) {
+    throw badRequest(`Invalid value '${raw}' for parameter $orderby`);
+  }
+  const sign = direction.toLowerCase() === 'desc' ? -1 : 1;
+  return [...items].sort((a, b) => sign * key(a).localeCompare(key(b)));
+}

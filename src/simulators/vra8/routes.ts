@@ -20,7 +20,7 @@ import type { Deployments } from './deployments.ts';
 import { badRequest, forbidden, notFound, unauthorized, Vra8Error } from './errors.ts';
 import type { Vra8Identity } from './identity.ts';
 import { checkInputs } from './item-inputs.ts';
-import { iaasPage, listParameter, pagingOf, springPage } from './paging.ts';
+import { iaasPage, listParameter, orderedBy, pagingOf, springPage } from './paging.ts';
 import type { Vra8Project, Vra8User } from './seed.ts';
 import type { Vra8Specs } from './specs.ts';
 
@@ -295,11 +295,19 @@ export function createVra8Routes(world: Vra8World): SimHandler {
       const wanted = listParameter(request, 'projects');
       const search = (request.query.get('search') ?? request.query.get('name'))?.toLowerCase();
       const expand = expandOf(request);
-      const found = deployments.all.filter(
-        (deployment) =>
-          context.memberOf.includes(deployment.projectId) &&
-          (wanted.length === 0 || wanted.includes(deployment.projectId)) &&
-          (search === undefined || deployment.name.toLowerCase().includes(search)),
+      const found = orderedBy(
+        request,
+        deployments.all.filter(
+          (deployment) =>
+            context.memberOf.includes(deployment.projectId) &&
+            (wanted.length === 0 || wanted.includes(deployment.projectId)) &&
+            (search === undefined || deployment.name.toLowerCase().includes(search)),
+        ),
+        {
+          createdAt: (deployment) => deployment.createdAt,
+          lastUpdatedAt: (deployment) => deployment.lastUpdatedAt,
+          name: (deployment) => deployment.name,
+        },
       );
       return ok(
         springPage(

@@ -1,5 +1,6 @@
 import { BadUserInputError } from '../../errors.ts';
 import { isObject } from './decode.ts';
+import { isVra8Template } from './request-form.ts';
 import type { WireRequestTemplate } from './wire.ts';
 
 type Json = Record<string, unknown>;
@@ -32,6 +33,8 @@ export interface RequestEdits {
   description?: string | null | undefined;
   reasons?: string | null | undefined;
   businessGroupId?: string | null | undefined;
+  /** vRA 8: the deployment's name; vRA 7: the description when none is given. */
+  deploymentName?: string | null | undefined;
 }
 
 /**
@@ -47,6 +50,13 @@ export function editTemplate(template: WireRequestTemplate, edits: RequestEdits)
   if (edits.reasons !== undefined && edits.reasons !== null) body['reasons'] = edits.reasons;
   if (edits.businessGroupId !== undefined && edits.businessGroupId !== null) {
     body['businessGroupId'] = edits.businessGroupId;
+  }
+  const name = edits.deploymentName;
+  if (name !== undefined && name !== null) {
+    if (isVra8Template(template)) body['deploymentName'] = name;
+    else if (typeof body['description'] !== 'string' || body['description'] === '') {
+      body['description'] = name;
+    }
   }
   return body;
 }

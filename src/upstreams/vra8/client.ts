@@ -43,6 +43,7 @@ import {
   decodeBlueprint,
   decodeCatalogItem8,
   decodeCspLogin,
+  decodeDeploymentWithLastRequest,
   decodeRequest8,
   decodeRequestResponses,
   decodeResource8,
@@ -226,7 +227,7 @@ export class Vra8Client implements VraApi {
    * `POST /catalog/api/items/{id}/request` (requestCatalogItemInstancesUsingPOST_1)
    * with `{deploymentName, projectId, inputs, reason}` from the edited
    * template: `businessGroupId` is the project, `data` the inputs, `reasons`
-   * the reason, `description` the deployment's name (else the item's name and
+   * the reason, `deploymentName` (else `description`) the deployment's name (else the item's name and
    * a short random suffix: names are unique per project). vRA answers only
    * `[{deploymentId, deploymentName}]`; the new request is the deployment's
    * newest request (getDeploymentRequestsUsingGET_2).
@@ -243,13 +244,12 @@ export class Vra8Client implements VraApi {
         'input.businessGroupId',
       );
     }
-    const description = body['description'];
+    const named = [body['deploymentName'], body['description']].find(
+      (name): name is string => typeof name === 'string' && name.trim() !== '',
+    );
     const itemName = typeof body['catalogItemName'] === 'string' ? body['catalogItemName'] : 'item';
     const request: Vra8CatalogItemRequest = {
-      deploymentName:
-        typeof description === 'string' && description.trim() !== ''
-          ? description
-          : `${itemName}-${randomUUID().slice(0, 8)}`,
+      deploymentName: named ?? `${itemName}-${randomUUID().slice(0, 8)}`,
       projectId,
       // an input still null is one the template left for the caller, not given
       inputs: isObject(body['data'])
@@ -373,12 +373,32 @@ export class Vra8Client implements VraApi {
   }
 
   /**
-   * vRA 8 lists requests only per deployment or resource
-   * (getDeploymentRequestsUsingGET_2): there is no list of a caller's
-   * requests across deployments, so `catalogRequests` answers null.
+   * vRA 8 lists requests only per deployment or resource: there is no list
+   * of a caller's requests across deployments. The caller's deployments,
+   * newest first, each with its last request (`expand=lastRequest`,
+   * getDeploymentsUsingGET_2) stand for it: one call a page, each
+   * deployment's latest order or action (older ones of the same deployment
+   * are read by id, `catalogRequest`).
    */
-  listCatalogRequests(): Promise<WirePage<WireCatalogRequest>> {
-    return Promise.reject(new NotSupportedError('catalogRequests', generation));
+  async listCatalogRequests(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<WirePage<WireCatalogRequest>> {
+    const response = await this.#send(call, {
+      method: 'GET',
+      path: '/deployment/api/deployments',
+      route: '/deployment/api/deployments',
+      query: { ...skipTop(page), $orderby: 'createdAt desc', expand: 'lastRequest' },
+    });
+    const deployments = decodeVra8Page(
+      parseJson(response.body, response.status),
+      response.status,
+      decodeDeploymentWithLastRequest,
+    );
+    return asVra7Page(deployments, page, (deployment) => ({
+      ...toCatalogRequest(deployment.lastRequest),
+      description: deployment.name,
+    }));
   }
 
   /**

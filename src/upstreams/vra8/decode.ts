@@ -335,6 +335,21 @@ export function decodeDeployment(value: unknown, status: number): Vra8Deployment
   return value as unknown as Vra8Deployment;
 }
 
+/**
+ * A deployment listed with `expand=lastRequest`: every deployment was made by
+ * a request, so one without it is not what vRA documents.
+ */
+export function decodeDeploymentWithLastRequest(
+  value: unknown,
+  status: number,
+): Vra8Deployment & { lastRequest: Vra8Request } {
+  const deployment = decodeDeployment(value, status);
+  const last = (value as Record<string, unknown>)['lastRequest'];
+  if (last === undefined || last === null)
+    throw bad('a deployment without its last request', status);
+  return { ...deployment, lastRequest: decodeRequest8(last, status) };
+}
+
 export function decodeResource8(value: unknown, status: number): Vra8Resource {
   if (
     !isObject(value) ||
