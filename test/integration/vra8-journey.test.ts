@@ -450,8 +450,8 @@ describe('the catalog journey on vRA 8', () => {
     expect(stack.sim.requests.length).toBe(before);
   });
 
-  it("lists the caller's requests as their deployments' last requests, newest deployment first", async () => {
-    const answer = await stack.gql<any>(
+  it("lists the caller's requests as their deployments' last requests, each readable by id", async () => {
+    const answer: any = await stack.gql(
       '{ catalogRequests(first: 50) { totalCount nodes { id state description catalogItemId } } }',
     );
     expect(answer.errors).toBeUndefined();
@@ -459,7 +459,7 @@ describe('the catalog journey on vRA 8', () => {
     expect(nodes.length).toBe(totalCount);
     expect(nodes.length).toBeGreaterThan(0);
     for (const node of nodes) {
-      const read = await stack.gql<any>('query($id: ID!) { catalogRequest(id: $id) { id } }', {
+      const read: any = await stack.gql('query($id: ID!) { catalogRequest(id: $id) { id } }', {
         id: node.id,
       });
       expect(read.data.catalogRequest).toEqual({ id: node.id });
