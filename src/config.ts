@@ -74,6 +74,10 @@ export interface Resilience {
   maxQueue: number;
   circuitFailureThreshold: number;
   circuitResetMs: number;
+  /** Pages one paged read of an upstream list may take (UPSTREAM_MAX_PAGES). */
+  maxPages: number;
+  /** Bytes of those pages together (UPSTREAM_MAX_LIST_BYTES). */
+  maxListBytes: number;
 }
 
 export interface Config {
@@ -187,7 +191,7 @@ export class ConfigError extends Error {
 /** Reads and validates the whole configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: Env): Config {
   const read = reader(env);
-  const { retry, circuit, concurrency } = defaultResilience;
+  const { retry, circuit, concurrency, paging } = defaultResilience;
   const config: Config = {
     port: read.integer('PORT', 4000, 0, 65535),
     host: read.text('HOST') ?? '127.0.0.1',
@@ -237,6 +241,13 @@ export function loadConfig(env: Env): Config {
         10000,
       ),
       circuitResetMs: read.integer('CIRCUIT_RESET_MS', circuit.resetMs, 100, 3_600_000),
+      maxPages: read.integer('UPSTREAM_MAX_PAGES', paging.maxPages, 1, 100_000),
+      maxListBytes: read.integer(
+        'UPSTREAM_MAX_LIST_BYTES',
+        paging.maxBytes,
+        1024,
+        4 * 1024 * 1024 * 1024,
+      ),
     },
     readyProbeIntervalMs: read.integer('READY_PROBE_INTERVAL_MS', 10_000, 100, 30_000),
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),

@@ -18,4 +18,9 @@ export const defaultResilience = {
    * former fixed default).
    */
   concurrency: { maxConcurrent: 256, minConcurrent: 4, initial: 32, maxQueue: 256 },
+  /**
+   * UPSTREAM_MAX_PAGES, UPSTREAM_MAX_LIST_BYTES: the pages one paged read of a
+   * list may take, and their bodies' bytes together.
+   */
+  paging: { maxPages: 100, maxBytes: 64 * 1024 * 1024 },
 };

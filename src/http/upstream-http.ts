@@ -19,6 +19,7 @@ import { AdaptiveLimit } from './adaptive-limit.ts';
 import { loopLagReader } from './loop-lag.ts';
 import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
+import { PagedRead, type PagingLimits } from './paged-read.ts';
 import { queryString, type QueryValue } from './path.ts';
 import { defaultResilience } from './resilience-defaults.ts';
 import { collectAfterLargeCall } from './young-collection.ts';
@@ -91,6 +92,8 @@ export interface UpstreamRequest {
   answerAs?: 'text' | 'bytes';
   /** A read made afresh and not shared with the GraphQL request's identical reads: its caller alone holds the answer. */
   exclusive?: boolean;
+  /** Largest body accepted for this call, when below the seam's `maxResponseBytes` (a page of a paged read). */
+  maxBytes?: number;
 }
 
 export interface UpstreamResponse {
@@ -119,6 +122,8 @@ export interface UpstreamHttpOptions {
   connections?: number;
   /** Largest response body accepted. */
   maxResponseBytes?: number;
+  /** Pages and bytes one paged read of a list may take. */
+  paging?: PagingLimits;
   tls?: { ca?: string | Buffer; rejectUnauthorized: boolean };
   retry?: RetryPolicy;
   circuit?: { failureThreshold: number; resetMs: number };
@@ -261,6 +266,19 @@ export class UpstreamHttp {
     });
   }
 
+  get timeoutMs(): number {
+    return this.#options.timeoutMs;
+  }
+
+  get paging(): PagingLimits {
+    return this.#options.paging ?? defaultResilience.paging;
+  }
+
+  /** A new read of a whole list for the request `call`, within the seam's paging limits. */
+  pagedRead(call: CallContext): PagedRead {
+    return new PagedRead(this, () => remainingBudgetMs(call));
+  }
+
   get health(): UpstreamHealth {
     return {
       circuit: this.#breaker.state,
@@ -289,13 +307,14 @@ export class UpstreamHttp {
     target: string,
   ): Promise<UpstreamResponse> {
     const { timeoutMs } = this.#options;
-    // What is left of the request's budget, but never less than a quarter second: a call begun
-    // late (a loaded event loop) still gets a fair chance, well within UPSTREAM_TIMEOUT_MS + 1 s.
+    // What is left of the request's budget, but a quarter second for a call begun late (a loaded
+    // event loop); no call runs past the budget's end plus that quarter second: a call begun after
+    // it is not made, whatever loop (an appliance's endless pages) asks for it.
     const floorMs = Math.min(timeoutMs, 250);
-    const deadline = new CallDeadline(
-      call.signal,
-      Math.min(timeoutMs, Math.max(floorMs, remainingBudgetMs(call))),
-    );
+    const left = remainingBudgetMs(call);
+    const allowedMs = Math.min(timeoutMs, Math.max(left, Math.min(floorMs, left + floorMs)));
+    if (allowedMs <= 0) throw new UpstreamTimeoutError(this.service, timeoutMs);
+    const deadline = new CallDeadline(call.signal, allowedMs);
     try {
       return await this.#attempts(call, request, target, deadline);
     } finally {
@@ -537,7 +556,10 @@ export class UpstreamHttp {
     if (request.authorization !== undefined) headers['authorization'] = request.authorization;
     const options: Dispatcher.DispatchOptions = { method: request.method, path: target, headers };
     if (request.body !== undefined) options.body = request.body;
-    const limit = this.#options.maxResponseBytes ?? 32 * 1024 * 1024;
+    const limit = Math.min(
+      this.#options.maxResponseBytes ?? 32 * 1024 * 1024,
+      request.maxBytes ?? Infinity,
+    );
     const sentBytes =
       typeof request.body === 'string' || request.body instanceof Uint8Array
         ? request.body.length

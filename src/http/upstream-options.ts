@@ -30,6 +30,7 @@ export function upstreamHttpOptions(
       failureThreshold: resilience.circuitFailureThreshold,
       resetMs: resilience.circuitResetMs,
     },
+    paging: { maxPages: resilience.maxPages, maxBytes: resilience.maxListBytes },
     concurrency: {
       maxConcurrent: resilience.maxConcurrent,
       maxQueue: resilience.maxQueue,

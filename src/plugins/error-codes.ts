@@ -78,7 +78,7 @@ function recoded(error: GraphQLError, code: string): GraphQLError {
     positions: error.positions ?? null,
     path: error.path ?? null,
     originalError: error.originalError ?? null,
-    extensions: { ...error.extensions, code },
+    extensions: { ...(error.extensions as Record<string, unknown> | undefined), code },
   });
 }
 
@@ -94,17 +94,40 @@ const yogaRequestCodes = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/** `extensions.code` of an error, of any shape (a bare Error has no `extensions`). */
+function codeField(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const extensions = (error as { extensions?: unknown }).extensions;
+  return typeof extensions === 'object' && extensions !== null
+    ? (extensions as Record<string, unknown>)['code']
+    : undefined;
+}
+
+/**
+ * An error that is no GraphQLError (a bare RangeError a resolver let escape):
+ * that field's INTERNAL_SERVER_ERROR, its message masked; the other fields and
+ * the HTTP status are unaffected.
+ */
+function asGraphQLError(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  return new GraphQLError('Unexpected error.', {
+    originalError: error instanceof Error ? error : null,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}
+
 /** The contract code an error carries, or the one the gateway gives it when it carries none. */
 export function contractCodeOf(error: GraphQLError): string {
-  const code = error.extensions['code'];
+  const code = codeField(error);
   if (typeof code !== 'string') return codesFor(undefined)(error);
   return yogaRequestCodes.has(code) ? 'BAD_USER_INPUT' : code;
 }
 
 function withContractCode(result: ExecutionResult): ExecutionResult {
   if (result.errors === undefined) return result;
-  const errors = result.errors.map((error) => {
-    const code = error.extensions['code'];
+  const errors = result.errors.map((raw) => {
+    const error = asGraphQLError(raw);
+    const code = codeField(error);
     return typeof code === 'string' && yogaRequestCodes.has(code)
       ? recoded(error, 'BAD_USER_INPUT')
       : error;
@@ -113,17 +136,18 @@ function withContractCode(result: ExecutionResult): ExecutionResult {
 }
 
 /** The result with a contract code on every error, or false when each has one. */
-function withCodes(result: ExecutionResult, args: ExecutionArgs): ExecutionResult | false {
+export function withCodes(result: ExecutionResult, args: ExecutionArgs): ExecutionResult | false {
   const errors = result.errors;
-  if (errors === undefined || errors.every((e) => typeof e.extensions['code'] === 'string')) {
+  if (errors === undefined || errors.every((e) => typeof codeField(e) === 'string')) {
     return false;
   }
   const codeOf = codesFor(args);
   return {
     ...result,
-    errors: errors.map((error) =>
-      typeof error.extensions['code'] === 'string' ? error : recoded(error, codeOf(error)),
-    ),
+    errors: errors.map((raw) => {
+      const error = asGraphQLError(raw);
+      return typeof codeField(error) === 'string' ? error : recoded(error, codeOf(error));
+    }),
   };
 }
 

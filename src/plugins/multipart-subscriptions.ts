@@ -1,4 +1,4 @@
-import type { ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const boundary = 'graphql';
@@ -69,9 +69,16 @@ function payload(result: ExecutionResult): string {
   if (result.errors === undefined) return JSON.stringify({ payload: result });
   const errors = result.errors.map((error) => {
     const extensions = Object.fromEntries(
-      Object.entries(error.extensions).filter(([key]) => key !== 'http' && key !== 'unexpected'),
+      Object.entries(
+        (error.extensions as Record<string, unknown> | undefined) ?? {
+          code: 'INTERNAL_SERVER_ERROR',
+        },
+      ).filter(([key]) => key !== 'http' && key !== 'unexpected'),
     );
-    return { ...error.toJSON(), extensions };
+    // A bare Error (no GraphQLError) is written masked, as the field's unexpected failure.
+    const written =
+      error instanceof GraphQLError ? error.toJSON() : { message: 'Unexpected error.' };
+    return { ...written, extensions };
   });
   return JSON.stringify({ payload: { ...result, errors } });
 }

@@ -78,7 +78,7 @@ function recordErrors(span: Span, result: Result): void {
   const errors = result.errors ?? [];
   if (errors.length === 0) return;
   const codes = errors.map((e) => {
-    const code = e.extensions['code'];
+    const code = (e.extensions as Record<string, unknown> | undefined)?.['code'];
     return typeof code === 'string' ? code : 'UNKNOWN';
   });
   span.setAttribute('graphql.error.codes', [...new Set(codes)]);

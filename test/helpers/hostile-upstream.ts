@@ -549,3 +549,145 @@ export async function startHostileUpstreams(seed: number): Promise<HostileUpstre
     },
   };
 }
+
+// ------------------------------------------------------------------ lists without end (paging abuse)
+
+/** What an override answers: a route's answer, or undefined for the route's own. */
+export type OverrideAnswer = (request: RecordedRequest) => Override | undefined;
+
+const jsonOverride = (body: string, status = 200): Override => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body,
+});
+
+/** `count` NSX-T groups (each one IPAddressExpression), as `GET …/groups` lists them. */
+export function nsxtGroups(count: number, padding = 0, bare = false): string {
+  const pad = 'p'.repeat(padding);
+  const groups: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (bare) {
+      groups.push(`{"id":"g${i}"}`);
+      continue;
+    }
+    groups.push(
+      `{"id":"g${i}","display_name":"group ${i}","description":"${pad}","_revision":0,` +
+        `"expression":[{"resource_type":"IPAddressExpression","ip_addresses":["10.0.0.${i % 250}"]}]}`,
+    );
+  }
+  return groups.join(',');
+}
+
+/**
+ * An NSX-T manager whose Policy lists never end: every page of any list
+ * (`GET /policy/api/v1/…` with or without `cursor`) carries about `pageBytes`
+ * of groups and a new cursor, and a `result_count` of a trillion.
+ */
+export function endlessNsxtList(pageBytes: number): OverrideAnswer {
+  const perGroup = 200;
+  const results = nsxtGroups(Math.max(1, Math.floor(pageBytes / perGroup)), 60);
+  let served = 0;
+  return (request) => {
+    if (request.method !== 'GET' || !request.path.startsWith('/policy/api/v1/')) return undefined;
+    served += 1;
+    return jsonOverride(
+      `{"result_count":1000000000000,"results":[${results}],"cursor":"c${served}"}`,
+    );
+  };
+}
+
+/** An NSX-T manager that answers every Policy list in one page of `count` groups (ids only). */
+export function hugeNsxtList(count: number): OverrideAnswer {
+  const body = `{"result_count":${count},"results":[${nsxtGroups(count, 0, true)}]}`;
+  return (request) =>
+    request.method === 'GET' && request.path.startsWith('/policy/api/v1/')
+      ? jsonOverride(body)
+      : undefined;
+}
+
+const vra8Item = (schema?: unknown) => ({
+  id: 'item-1',
+  name: 'CentOS',
+  projectIds: ['project-1'],
+  projects: [{ id: 'project-1', name: 'Engineering' }],
+  type: { id: 'com.vmw.vro.workflow', name: 'vRO Workflow' },
+  ...(schema === undefined ? {} : { schema }),
+});
+
+/** A vRA 8 item's input schema of `count` properties, half of them required. */
+export function wideVra8Schema(count: number): unknown {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (let i = 0; i < count; i++) {
+    properties[`input${i}`] = i % 2 === 0 ? { default: i } : {};
+    if (i % 2 === 1) required.push(`input${i}`);
+  }
+  return { type: 'object', properties, required };
+}
+
+/**
+ * vRA 8 (CSP login, catalog items) whose project list (`GET /iaas/api/projects`,
+ * read whole for `entitledCatalogItems`) announces `totalElements` and
+ * answers every page with `pageSize` projects; the item's schema is `schema`.
+ */
+export function vra8Paging(options: {
+  totalElements: number;
+  pageSize?: number;
+  schema?: unknown;
+}): OverrideAnswer {
+  const projects: string[] = [];
+  for (let i = 0; i < (options.pageSize ?? 200); i++) {
+    projects.push(`{"id":"project-${i + 1}","name":"Project ${i + 1}"}`);
+  }
+  const projectPage = `{"content":[${projects.join(',')}],"totalElements":${options.totalElements},"numberOfElements":${projects.length}}`;
+  // The list carries no schema (vRA 8 lists items without their form); the item itself does.
+  const listed = JSON.stringify(vra8Item());
+  const item = JSON.stringify(vra8Item(options.schema));
+  return (request) => {
+    const path = request.path;
+    if (path === '/csp/gateway/am/api/login') {
+      return jsonOverride('{"refresh_token":"hostile-refresh","access_token":"a"}');
+    }
+    if (path === '/iaas/api/login') return jsonOverride('{"token":"hostile-bearer"}');
+    if (path === '/iaas/api/projects') return jsonOverride(projectPage);
+    if (path === '/catalog/api/items') {
+      return jsonOverride(`{"content":[${listed}],"totalElements":1,"numberOfElements":1}`);
+    }
+    if (path.startsWith('/catalog/api/items/')) return jsonOverride(item);
+    return undefined;
+  };
+}
+
+/**
+ * vRA 7 whose providers list announces `totalElements` and answers each page
+ * with `pageSize` providers.
+ */
+export function vra7Paging(options: { totalElements: number; pageSize: number }): OverrideAnswer {
+  // The first is the fixture's provider; the rest as small as vRA's Provider allows.
+  const providers: unknown[] = [provider];
+  for (let i = 1; i < options.pageSize; i++) {
+    providers.push({ id: `p${i}`, name: `p${i}`, providerTypeId: 't' });
+  }
+  const body = JSON.stringify({
+    links: [],
+    content: providers,
+    metadata: {
+      size: 5000,
+      totalElements: options.totalElements,
+      totalPages: Math.ceil(options.totalElements / 5000),
+      number: 1,
+      offset: 0,
+    },
+  });
+  return (request) =>
+    request.path === '/catalog-service/api/providers' ? jsonOverride(body) : undefined;
+}
+
+/** NSX-v whose edge list announces `totalCount` edges and answers every page with one. */
+export function endlessNsxvEdges(totalCount: number): OverrideAnswer {
+  const body = `<pagedEdgeList><edgePage><pagingInfo><pageSize>1024</pageSize><startIndex>0</startIndex><totalCount>${totalCount}</totalCount></pagingInfo>${edgeSummary}</edgePage></pagedEdgeList>`;
+  return (request) =>
+    request.method === 'GET' && /\/edges$/.test(request.path)
+      ? { status: 200, headers: { 'content-type': 'application/xml' }, body }
+      : undefined;
+}

@@ -42,11 +42,13 @@ describe('loadConfig', () => {
       resilience.maxQueue,
     ]).toEqual([2, 256, 4, 256]);
     expect([resilience.circuitFailureThreshold, resilience.circuitResetMs]).toEqual([5, 10_000]);
+    expect([resilience.maxPages, resilience.maxListBytes]).toEqual([100, 64 * 1024 * 1024]);
     expect(upstreamHttpOptions(gatewayConfig(loadConfig({})), 'vro')).toMatchObject({
       timeoutMs: 30_000,
       retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 2000 },
       circuit: { failureThreshold: 5, resetMs: 10_000 },
       concurrency: { maxConcurrent: 256, minConcurrent: 4, maxQueue: 256 },
+      paging: { maxPages: 100, maxBytes: 64 * 1024 * 1024 },
     });
   });
 
@@ -54,6 +56,8 @@ describe('loadConfig', () => {
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['UPSTREAM_TIMEOUT_MS', '0'],
+    ['UPSTREAM_MAX_PAGES', '0'],
+    ['UPSTREAM_MAX_LIST_BYTES', 'lots'],
     ['VRO_URL', 'not a url'],
     ['VRA_URL', 'ftp://vra.example'],
     ['NSX_URL', 'https://admin:secret@nsx.example'],

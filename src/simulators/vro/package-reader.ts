@@ -17,6 +17,13 @@ export interface PackagedWorkflow {
   outputs: Array<{ name: string; type: string }>;
 }
 
+/**
+ * The most a package may hold once inflated, all files together: a small
+ * upload that would inflate past it (a zip bomb) is refused as no package,
+ * before more than this is ever inflated.
+ */
+export const maxInflatedBytes = 32 * 1024 * 1024;
+
 /** Reads a package, or answers why it is not one. */
 export function readPackage(bytes: Buffer): PackageContent | { error: string } {
   let files: Map<string, Buffer>;
@@ -80,10 +87,12 @@ function unzip(zip: Buffer): Map<string, Buffer> {
   const count = zip.readUInt16LE(end + 10);
   let entry = zip.readUInt32LE(end + 16);
   const files = new Map<string, Buffer>();
+  let inflated = 0;
   for (let i = 0; i < count; i += 1) {
     if (zip.readUInt32LE(entry) !== 0x02014b50) throw new Error('broken zip directory');
     const method = zip.readUInt16LE(entry + 10);
     const compressedSize = zip.readUInt32LE(entry + 20);
+    const size = zip.readUInt32LE(entry + 24);
     const nameLength = zip.readUInt16LE(entry + 28);
     const extraLength = zip.readUInt16LE(entry + 30);
     const commentLength = zip.readUInt16LE(entry + 32);
@@ -92,10 +101,26 @@ function unzip(zip: Buffer): Map<string, Buffer> {
     if (zip.readUInt32LE(local) !== 0x04034b50) throw new Error('broken zip entry');
     const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     const data = zip.subarray(start, start + compressedSize);
+    inflated += size;
+    if (inflated > maxInflatedBytes) {
+      throw new Error(`its files hold more than ${maxInflatedBytes} bytes`);
+    }
     if (method === 0) files.set(name, Buffer.from(data));
-    else if (method === 8) files.set(name, inflateRawSync(data));
+    else if (method === 8) files.set(name, inflate(data, size));
     else throw new Error(`unsupported compression ${method}`);
     entry += 46 + nameLength + extraLength + commentLength;
   }
   return files;
+}
+
+/** An entry inflated to no more than the size its directory entry declares. */
+function inflate(data: Buffer, size: number): Buffer {
+  try {
+    // One byte more than declared: a body that inflates past its size is caught, not cut.
+    const content = inflateRawSync(data, { maxOutputLength: size + 1 });
+    if (content.length !== size) throw new Error('size mismatch');
+    return content;
+  } catch {
+    throw new Error('an entry does not inflate to its declared size');
+  }
 }

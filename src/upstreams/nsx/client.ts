@@ -72,14 +72,14 @@ interface NsxRequest {
   /** Made afresh, its answer not shared with the GraphQL request's other reads. */
   exclusive?: boolean;
   headers?: Readonly<Record<string, string>>;
+  /** Largest body accepted (a page of a list). */
+  maxBytes?: number;
 }
 
 const xmlMediaType = 'application/xml';
 
 /** Edges per page: the manager's maximum (RAML 6.4, nsxEdgesRead: 1-1024). */
 const edgePageSize = 1024;
-/** Pages read at the most for one edge list (over a million edges). */
-const maxEdgePages = 1024;
 
 /**
  * Typed calls to the network security manager (NSX / vCNS), on the corrected
@@ -217,22 +217,29 @@ export class NsxClient {
 
   // ------------------------------------------------------------ edges
 
-  /** Every edge, page by page (`GET /api/{v}/edges?startIndex=&pageSize=`). */
+  /**
+   * Every edge, page by page (`GET /api/{v}/edges?startIndex=&pageSize=`),
+   * within the seam's paging limits.
+   */
   async listEdges(call: CallContext): Promise<EdgeRecord[]> {
     const version = await this.#edgeApiVersion(call);
     const edges: EdgeRecord[] = [];
-    for (let page = 0; page < maxEdgePages; page++) {
-      const response = await this.#send(call, {
-        method: 'GET',
-        path: path`/api/${version}/edges`,
-        route: '/api/{version}/edges',
-        query: { startIndex: edges.length, pageSize: edgePageSize },
-      });
+    const pages = this.#http.pagedRead(call);
+    for (;;) {
+      const response = await pages.next((maxBytes) =>
+        this.#send(call, {
+          method: 'GET',
+          path: path`/api/${version}/edges`,
+          route: '/api/{version}/edges',
+          query: { startIndex: edges.length, pageSize: edgePageSize },
+          maxBytes,
+        }),
+      );
       const { edges: more, totalCount } = readEdgePage(await this.#parse(response));
-      edges.push(...more);
+      for (const edge of more) edges.push(edge);
       if (more.length === 0 || totalCount === null || edges.length >= totalCount) return edges;
+      pages.expectPages(Math.ceil(totalCount / edgePageSize));
     }
-    return edges;
   }
 
   /** `GET /api/{v}/edges/{edgeId}/summary`: the same `<edgeSummary>` the list holds. */
@@ -545,6 +552,7 @@ export class NsxClient {
       ...(request.query === undefined ? {} : { query: request.query }),
       ...(request.answerAs === undefined ? {} : { answerAs: request.answerAs }),
       ...(request.exclusive === true ? { exclusive: true } : {}),
+      ...(request.maxBytes === undefined ? {} : { maxBytes: request.maxBytes }),
       ...(body === undefined ? {} : { body }),
       ...(authorization === undefined ? {} : { authorization }),
     });

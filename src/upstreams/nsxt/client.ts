@@ -63,8 +63,6 @@ import {
 /** Every Policy API path is below this root (NSX-T 3.x, NSX 4.x). */
 const policyRoot = '/policy/api/v1';
 const jsonMediaType = 'application/json';
-/** Pages read at the most for one list (each up to the manager's 1000). */
-const maxPages = 1000;
 
 /** The default application profiles of a manager (LBHttpProfile, LBFastTcpProfile, LBFastUdpProfile). */
 const defaultProfileOf: Readonly<Record<string, string>> = {
@@ -78,6 +76,8 @@ interface NsxtRequest {
   /** Below `/policy/api/v1`, unless `api` says otherwise. */
   path: string;
   route: string;
+  /** Largest body accepted (a page of a list). */
+  maxBytes?: number;
   query?: Readonly<Record<string, QueryValue>>;
   body?: Json;
   /** `node`: a path of the manager's node API (`/api/v1/…`), not the Policy API. */
@@ -458,10 +458,10 @@ export class NsxtClient {
       listed.map(async (policy) => policyToSection(policy, await this.#rulesOf(call, policy))),
     );
     // NSX-T has no generation of the whole firewall: the latest change of any policy stands for it.
-    const latest = Math.max(
-      0,
-      ...listed.map((policy) => optionalNumber(policy.raw, '_last_modified_time') ?? 0),
-    );
+    let latest = 0;
+    for (const policy of listed) {
+      latest = Math.max(latest, optionalNumber(policy.raw, '_last_modified_time') ?? 0);
+    }
     return {
       generationNumber: String(latest),
       sections: [
@@ -601,23 +601,29 @@ export class NsxtClient {
     return readPolicyObject(parseJsonBody(response.body, response.status), what);
   }
 
-  /** Every page of a list (`cursor` from one answer to the next). */
+  /**
+   * Every page of a list (`cursor` from one answer to the next), within the
+   * seam's paging limits: a cursor that never ends fails the list, not the process.
+   */
   async #list(call: CallContext, listPath: string, route: string): Promise<unknown[]> {
     const items: unknown[] = [];
+    const pages = this.#http.pagedRead(call);
     let cursor: string | null = null;
-    for (let page = 0; page < maxPages; page++) {
-      const response: UpstreamResponse = await this.#send(call, {
-        method: 'GET',
-        path: listPath,
-        route,
-        ...(cursor === null ? {} : { query: { cursor } }),
-      });
+    for (;;) {
+      const response: UpstreamResponse = await pages.next((maxBytes) =>
+        this.#send(call, {
+          method: 'GET',
+          path: listPath,
+          route,
+          maxBytes,
+          ...(cursor === null ? {} : { query: { cursor } }),
+        }),
+      );
       const answer = readListPage(parseJsonBody(response.body, response.status));
-      items.push(...answer.results);
+      for (const result of answer.results) items.push(result);
       if (answer.cursor === null || answer.results.length === 0) return items;
       cursor = answer.cursor;
     }
-    throw badResponse(`a list of more than ${maxPages} pages`);
   }
 
   #authorization(call: CallContext): string | undefined {
@@ -643,6 +649,7 @@ export class NsxtClient {
       route: `${root}${request.route}`,
       headers,
       ...(request.query === undefined ? {} : { query: request.query }),
+      ...(request.maxBytes === undefined ? {} : { maxBytes: request.maxBytes }),
       ...(body === undefined ? {} : { body }),
       ...(authorization === undefined ? {} : { authorization }),
     });

@@ -114,12 +114,7 @@ export class VraClient implements VraApi {
   }
 
   async listProviders(call: CallContext, page: PageRequest): Promise<WirePage<WireProvider>> {
-    const response = await this.#send(call, {
-      method: 'GET',
-      path: '/catalog-service/api/providers',
-      route: '/catalog-service/api/providers',
-      query: { page: page.page, limit: page.limit },
-    });
+    const response = await this.#providersAnswer(call, page);
     return decodePage(parseJson(response.body, response.status), response.status, decodeProvider);
   }
 
@@ -359,13 +354,17 @@ export class VraClient implements VraApi {
 
   /** Every resource of a request: `GET /consumer/requests/{id}/resources`, more pages only if vRA holds more. */
   requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
-    return readAll(async (page) => {
-      const response = await this.#send(call, {
-        method: 'GET',
-        path: path`/catalog-service/api/consumer/requests/${requestId}/resources`,
-        route: `${consumer}/requests/{id}/resources`,
-        query: { page: page.page, limit: page.limit },
-      });
+    const pages = this.#http.pagedRead(call);
+    return readAll(pages, async (page) => {
+      const response = await pages.next((maxBytes) =>
+        this.#send(call, {
+          method: 'GET',
+          path: path`/catalog-service/api/consumer/requests/${requestId}/resources`,
+          route: `${consumer}/requests/{id}/resources`,
+          query: { page: page.page, limit: page.limit },
+          maxBytes,
+        }),
+      );
       return decodePage(
         parseJson(response.body, response.status),
         response.status,
@@ -513,7 +512,22 @@ export class VraClient implements VraApi {
   }
 
   #readAllProviders(call: CallContext): Promise<WireProvider[]> {
-    return readAll((page) => this.listProviders(call, page));
+    const pages = this.#http.pagedRead(call);
+    return readAll(pages, async (page) => {
+      const response = await pages.next((maxBytes) => this.#providersAnswer(call, page, maxBytes));
+      return decodePage(parseJson(response.body, response.status), response.status, decodeProvider);
+    });
+  }
+
+  /** `GET /providers?page=&limit=`; `maxBytes`: the most its body may have (a page of a paged read). */
+  #providersAnswer(call: CallContext, page: PageRequest, maxBytes?: number) {
+    return this.#send(call, {
+      method: 'GET',
+      path: '/catalog-service/api/providers',
+      route: '/catalog-service/api/providers',
+      query: { page: page.page, limit: page.limit },
+      ...(maxBytes === undefined ? {} : { maxBytes }),
+    });
   }
 
   async #issueToken(credential: VraCredential, call: CallContext): Promise<IssuedToken> {

@@ -1,3 +1,4 @@
+import type { PagedRead } from '../../http/paged-read.ts';
 import type { WirePage } from './wire.ts';
 
 /** One page of a vRA list: `page` is 1-based, `limit` 1..5000. */
@@ -67,15 +68,25 @@ export async function readWindow<T>(
   };
 }
 
-/** A whole list: one call of up to 5000, more pages (in parallel) only if vRA holds more. */
+/**
+ * A whole list: one call of up to 5000, more pages (one after another) only
+ * if vRA holds more, within the read's paging limits: a total past them
+ * fails at once, and `fetchPage` sends each call through `pages.next`.
+ */
 export async function readAll<T>(
+  pages: PagedRead,
   fetchPage: (page: PageRequest) => Promise<WirePage<T>>,
 ): Promise<T[]> {
   const head = await fetchPage({ page: 1, limit: maxPageSize });
-  const pages = Math.ceil(head.metadata.totalElements / maxPageSize);
-  if (pages <= 1) return head.content;
-  const rest = await Promise.all(
-    Array.from({ length: pages - 1 }, (_, i) => fetchPage({ page: i + 2, limit: maxPageSize })),
-  );
-  return head.content.concat(...rest.map((page) => page.content));
+  const count = Math.ceil(head.metadata.totalElements / maxPageSize);
+  // One page of every item (`limit` ignored) is the whole list as well.
+  if (count <= 1 || head.content.length >= head.metadata.totalElements) return head.content;
+  pages.expectPages(count);
+  const items = head.content;
+  for (let page = 2; page <= count; page++) {
+    const next = await fetchPage({ page, limit: maxPageSize });
+    for (const item of next.content) items.push(item);
+    if (next.content.length === 0) break;
+  }
+  return items;
 }

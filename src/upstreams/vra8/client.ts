@@ -571,7 +571,9 @@ export class Vra8Client implements VraApi {
       decodeVersion,
     );
     const taken = new Set(versions);
-    let next = Math.max(0, ...[...taken].map((version) => Number.parseInt(version, 10) || 0)) + 1;
+    let highest = 0;
+    for (const version of taken) highest = Math.max(highest, Number.parseInt(version, 10) || 0);
+    let next = highest + 1;
     while (taken.has(String(next))) next += 1;
     return String(next);
   }
@@ -743,7 +745,8 @@ export class Vra8Client implements VraApi {
 
   /**
    * Every item of a vRA 8 list, `GET` a page of `wholeListPage` at a time
-   * (`$skip`, `$top`) until a page is empty or `totalElements` are read.
+   * (`$skip`, `$top`) until a page is empty or `totalElements` are read,
+   * within the seam's paging limits (a total past them fails at once).
    */
   async #wholeList<T>(
     call: CallContext,
@@ -751,19 +754,26 @@ export class Vra8Client implements VraApi {
     decodeItem: (item: unknown, status: number) => T,
   ): Promise<T[]> {
     const all: T[] = [];
+    const pages = this.#http.pagedRead(call);
     for (let skip = 0; ; skip += wholeListPage) {
-      const response = await this.#send(call, {
-        method: 'GET',
-        ...request,
-        query: { $skip: skip, $top: wholeListPage },
-      });
+      const response = await pages.next((maxBytes) =>
+        this.#send(call, {
+          method: 'GET',
+          ...request,
+          query: { $skip: skip, $top: wholeListPage },
+          maxBytes,
+        }),
+      );
       const page = decodeVra8Page(
         parseJson(response.body, response.status),
         response.status,
         decodeItem,
       );
-      all.push(...page.content);
-      if (page.content.length === 0 || skip + wholeListPage >= page.totalElements) break;
+      for (const item of page.content) all.push(item);
+      // A page of every item (`$top` ignored) ends the list as well.
+      if (page.content.length === 0 || all.length >= page.totalElements) break;
+      if (skip + wholeListPage >= page.totalElements) break;
+      pages.expectPages(Math.ceil(page.totalElements / wholeListPage));
     }
     return all;
   }
