@@ -6,7 +6,7 @@ import { Authenticator } from './auth/authenticate.ts';
 import { guardRootFields } from './auth/root-guard.ts';
 import { SessionCookies } from './auth/session-cookie.ts';
 import { SessionStore } from './auth/session-store.ts';
-import { SignInLimiter } from './auth/sign-in-limiter.ts';
+import { SignInLimiter, signInLimits } from './auth/sign-in-limiter.ts';
 import {
   clientSignal,
   createContext,
@@ -125,7 +125,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     authenticator: new Authenticator(config.auth, sessions),
     sessions,
     cookies: new SessionCookies(config.auth.sessionCookieSecure),
-    signInLimiter: new SignInLimiter(),
+    signInLimiter: new SignInLimiter(signInLimits, Date.now, remote),
     audit: options.audit ?? new AuditLog(config.auth.audit),
     sessionScopes: new Set(config.auth.sessionScopes),
   };

@@ -45,8 +45,11 @@ export const Mutation: MutationResolvers = {
     }
     const { identity, auth } = context;
     auth.actor = { name: username, via: 'anonymous' };
-    const wait = identity.signInLimiter.refusedFor(username, auth.clientAddress);
-    if (wait > 0) {
+    // A place is taken before vRA is asked, and kept unless vRA accepts: an attempt that
+    // fails, or whose answer never came, counts.
+    const reservation = await identity.signInLimiter.reserve(username, auth.clientAddress);
+    if (!reservation.granted) {
+      const wait = reservation.retryAfter;
       throw new RateLimitedError(`Too many failed sign-ins: try again in ${wait} s.`, wait);
     }
     let issued;
@@ -54,10 +57,9 @@ export const Mutation: MutationResolvers = {
       issued = await context.clients.vra.signIn(context.call, { username, password, tenant });
     } catch (error) {
       if (!refusedCredentials(error)) throw error;
-      identity.signInLimiter.failed(username, auth.clientAddress);
       throw new UnauthenticatedError('The user name, password or tenant is not accepted by vRA.');
     }
-    identity.signInLimiter.succeeded(username);
+    await reservation.attempt.succeeded();
     await endSession(context);
     const state = { username, tenant, vraToken: issued.id, expiresAt: issued.expiresAt };
     const cookie = await identity.sessions.create(state);
