@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { allScopes, isScope, type Scope } from './auth/scopes.ts';
+import { proxyRange, type ProxyRange } from './client-address.ts';
 import { defaultResilience } from './http/resilience-defaults.ts';
 import {
   loadPersistedOperations,
@@ -87,6 +88,8 @@ export interface Config {
   allowUnauthenticated: boolean;
   /** CORS_ORIGINS: other origins (front-ends) whose pages may use the gateway, credentials included. */
   corsOrigins: readonly string[];
+  /** TRUSTED_PROXIES: reverse proxies whose X-Forwarded-For names the client; none: the socket's peer is the client. */
+  trustedProxies: readonly ProxyRange[];
   logLevel: LogLevel;
   limits: Limits;
   resilience: Resilience;
@@ -205,6 +208,7 @@ export function loadConfig(env: Env): Config {
     },
     allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),
     corsOrigins: read.list('CORS_ORIGINS').map(origin),
+    trustedProxies: read.list('TRUSTED_PROXIES').map(trustedProxy),
     logLevel:
       read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const) ??
       'info',
@@ -464,6 +468,18 @@ function origin(entry: string): string {
     entry.endsWith('#');
   if (extra) throw problem('must list origins only, without a path, query or credentials');
   return parsed.origin;
+}
+
+/** One TRUSTED_PROXIES entry: an IPv4 or IPv6 address or CIDR range. */
+function trustedProxy(entry: string): ProxyRange {
+  const range = proxyRange(entry);
+  if (range === undefined) {
+    throw new ConfigError(
+      'TRUSTED_PROXIES',
+      `must list IPv4 or IPv6 addresses or CIDR ranges (got "${entry}"), e.g. 10.0.0.5,10.1.0.0/16,fd00::/8`,
+    );
+  }
+  return range;
 }
 
 const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;

@@ -14,6 +14,7 @@ import {
   type IdentityServices,
 } from './context.ts';
 import type { GatewayConfig } from './gateway-config.ts';
+import { ClientAddresses } from './client-address.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
 import { registerSecrets } from './http/redact.ts';
 import type { RemoteStore } from './cache/remote-store.ts';
@@ -23,6 +24,7 @@ import { createLogger, yogaLogging, type Logger } from './observability/logger.t
 import { Metrics } from './observability/metrics.ts';
 import { Tracing } from './observability/tracing.ts';
 import { canonicalEndpoint } from './plugins/canonical-endpoint.ts';
+import { clientAddress } from './plugins/client-address.ts';
 import { clientAuth } from './plugins/client-auth.ts';
 import { cors } from './plugins/cors.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -43,6 +45,7 @@ import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { sseSingleConnection } from './plugins/sse-single-connection.ts';
 import { safeResults } from './plugins/safe-results.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
+import { carryClientAddress } from './request-info.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
 
@@ -152,6 +155,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     context: (initial) =>
       createContext(initial.request, clients, config, identity, clientSignal(initial)),
     plugins: [
+      clientAddress(new ClientAddresses(config.trustedProxies)),
       cors(corsOrigins),
       graphiqlAssets(),
       ...(config.portal ? [portal()] : []),
@@ -162,7 +166,10 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       csrf(corsOrigins, endpoint),
       clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),
       requestLimits(config.limits, endpoint),
-      sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
+      sseSingleConnection(endpoint, (request, from): Response | Promise<Response> => {
+        carryClientAddress(from, request);
+        return yoga.fetch(request);
+      }),
       multipartSubscriptions(),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),

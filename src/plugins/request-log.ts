@@ -63,6 +63,7 @@ export function requestLog(logger: Logger, metrics: Metrics): Plugin {
     logger.info(
       {
         requestId: info.requestId,
+        clientAddress: info.clientAddress,
         operationName: info.operationName ?? null,
         operationType: info.operationType ?? null,
         status,
