@@ -22,6 +22,7 @@ import {
 } from '../../src/auth/session-store.ts';
 import { SignInLimiter, signInLimits } from '../../src/auth/sign-in-limiter.ts';
 import type { AuthConfig } from '../../src/config.ts';
+import { MemoryRedis } from '../helpers/memory-store.ts';
 import {
   epochSeconds,
   signingKey,
@@ -358,6 +359,78 @@ describe('SignInLimiter', () => {
     expect(await waitOf(limiter, 'u', null)).toBe(0);
     await fail(limiter, 'u', null);
     expect(await waitOf(limiter, 'u', null)).toBe(300);
+  });
+});
+
+describe('SignInLimiter with a shared store (REDIS_URL)', () => {
+  const limits = { perUser: 2, perAddress: 3, windowMs: 10_000 };
+
+  it('counts the attempts of every replica together, and gives back a success of any of them', async () => {
+    const redis = new MemoryRedis();
+    const [a, b, c] = ['a', 'b', 'c'].map(
+      (id) => new SignInLimiter(limits, () => 0, redis.store(id)),
+    ) as [SignInLimiter, SignInLimiter, SignInLimiter];
+    const sent = await Promise.all([a, b, c, a, b, c].map((l) => l.reserve('ann', null)));
+    expect(sent.filter((r) => r.granted)).toHaveLength(2);
+    expect(sent.find((r) => !r.granted)).toEqual({ granted: false, retryAfter: 10 });
+    const winner = sent.find((r) => r.granted);
+    if (winner?.granted) await winner.attempt.succeeded();
+    // one place back, shared: another replica may use it, then no one
+    expect(await waitOf(c, 'ann', null)).toBe(0);
+    await fail(b, 'ann', null);
+    expect(await waitOf(a, 'ann', null)).toBe(10);
+    // an address spread over replicas is counted together too
+    for (const [i, limiter] of [a, b, c].entries()) await fail(limiter, `u${i}`, '192.0.2.7');
+    expect(await waitOf(b, 'v', '192.0.2.7')).toBe(10);
+    expect(redis.commands.some((command) => command.endsWith(' increment'))).toBe(true);
+    expect([...redis.values.keys()].join()).not.toContain('ann');
+  });
+
+  it('gives back what it took in the store when the attempt is refused by its second key', async () => {
+    const redis = new MemoryRedis();
+    const limiter = new SignInLimiter(limits, () => 0, redis.store('a'));
+    const other = new SignInLimiter(limits, () => 0, redis.store('b'));
+    for (let i = 0; i < 3; i++) await fail(other, `x${i}`, '192.0.2.8');
+    // refused for the address (on the store: this replica's own count is empty): the user's place is given back
+    expect(await waitOf(limiter, 'ann', '192.0.2.8')).toBe(10);
+    expect(await waitOf(limiter, 'ann', '192.0.2.8')).toBe(10);
+    await fail(limiter, 'ann', null);
+    expect(await waitOf(limiter, 'ann', null)).toBe(0);
+  });
+
+  it("keeps each replica's own limits while the store cannot be reached", async () => {
+    const redis = new MemoryRedis();
+    const a = new SignInLimiter(limits, () => 0, redis.store('a'));
+    const b = new SignInLimiter(limits, () => 0, redis.store('b'));
+    await fail(a, 'ann', null);
+    redis.up = false;
+    await fail(a, 'ann', null);
+    expect(await waitOf(a, 'ann', null)).toBe(10);
+    await fail(b, 'ann', null);
+    await fail(b, 'ann', null);
+    expect(await waitOf(b, 'ann', null)).toBe(10);
+  });
+
+  it('counts on its own when the store fails mid-way, and leaves nothing of its own there', async () => {
+    const redis = new MemoryRedis();
+    const store = redis.store('a');
+    let calls = 0;
+    const failing = {
+      ...store,
+      available: true,
+      key: (kind: string, ...parts: string[]) => store.key(kind, ...parts),
+      increment: async (key: string, ttlMs: number) => {
+        calls += 1;
+        if (calls === 2) throw new Error('Command timed out');
+        return store.increment(key, ttlMs);
+      },
+      decrement: (key: string) => store.decrement(key),
+    };
+    const limiter = new SignInLimiter(limits, () => 0, failing);
+    expect((await limiter.reserve('ann', '192.0.2.9')).granted).toBe(true);
+    expect([...redis.values.values()].map((v) => v.value)).toEqual(['0']);
+    await fail(limiter, 'ann', null);
+    expect(await waitOf(limiter, 'ann', null)).toBe(10);
   });
 });
 
