@@ -94,6 +94,10 @@ describe('sign-in limits per user name, attempts sent side by side', () => {
     expect(signInsAtVra(stack.vra, (name) => name === user)).toHaveLength(5);
     expect(codes(answers.map((a) => a.body))).toEqual({ UNAUTHENTICATED: 5, RATE_LIMITED: 35 });
     expect(answers.filter((a) => a.status === 429)).toHaveLength(35);
+    const refusedLines = logLines
+      .map((line) => JSON.parse(line) as { clientAddress?: string; errorCodes?: string[] })
+      .filter((line) => line.clientAddress === '198.51.100.1');
+    expect(refusedLines.filter((l) => l.errorCodes?.includes('RATE_LIMITED'))).toHaveLength(35);
   });
 
   it('lets at most 5 of a JSON batch of 9 wrong passwords and the right one reach vRA: the right one, past the limit, does not sign in', async () => {
