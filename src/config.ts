@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { allScopes, isScope, type Scope } from './auth/scopes.ts';
+import { proxyRange, type ProxyRange } from './client-address.ts';
 import { defaultResilience } from './http/resilience-defaults.ts';
 import {
   loadPersistedOperations,
@@ -93,6 +94,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** ALLOWED_HOSTS: host names the gateway answers to besides IP literals and `localhost`. */
   allowedHosts: readonly AllowedHost[];
+  /** TRUSTED_PROXIES: reverse proxies whose X-Forwarded-For names the client; none: the socket's peer is the client. */
+  trustedProxies: readonly ProxyRange[];
   logLevel: LogLevel;
   limits: Limits;
   resilience: Resilience;
@@ -218,6 +221,7 @@ export function loadConfig(env: Env): Config {
     allowUnauthenticated: read.flag('GATEWAY_ALLOW_UNAUTHENTICATED'),
     corsOrigins: read.list('CORS_ORIGINS').map(origin),
     allowedHosts: read.list('ALLOWED_HOSTS').map(allowedHost),
+    trustedProxies: read.list('TRUSTED_PROXIES').map(trustedProxy),
     logLevel:
       read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const) ??
       'info',
@@ -506,6 +510,18 @@ function allowedHost(entry: string): AllowedHost {
     );
   }
   return { name: name.replace(/\.$/, ''), port };
+}
+
+/** One TRUSTED_PROXIES entry: an IPv4 or IPv6 address or CIDR range. */
+function trustedProxy(entry: string): ProxyRange {
+  const range = proxyRange(entry);
+  if (range === undefined) {
+    throw new ConfigError(
+      'TRUSTED_PROXIES',
+      `must list IPv4 or IPv6 addresses or CIDR ranges (got "${entry}"), e.g. 10.0.0.5,10.1.0.0/16,fd00::/8`,
+    );
+  }
+  return range;
 }
 
 const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/i;

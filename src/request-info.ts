@@ -9,6 +9,12 @@ export interface RequestInfo {
   /** Upstream call attempts made for this request. */
   upstreamCalls: number;
   errorCodes: string[];
+  /**
+   * Who sent the request: the socket's peer, or what a trusted proxy forwarded
+   * (TRUSTED_PROXIES); null where there is no socket (in-process requests).
+   * The one value the sign-in limits, audit events and the request log read.
+   */
+  clientAddress: string | null;
 }
 
 const infos = new WeakMap<Request, RequestInfo>();
@@ -26,8 +32,17 @@ export function requestInfo(request: Request): RequestInfo {
       operationType: undefined,
       upstreamCalls: 0,
       errorCodes: [],
+      clientAddress: null,
     };
     infos.set(request, info);
   }
   return info;
+}
+
+/**
+ * A request the gateway makes from a client's (an operation of an SSE single
+ * connection) comes from that client's address.
+ */
+export function carryClientAddress(from: Request, to: Request): void {
+  requestInfo(to).clientAddress = requestInfo(from).clientAddress;
 }

@@ -6,7 +6,7 @@ import { Authenticator } from './auth/authenticate.ts';
 import { guardRootFields } from './auth/root-guard.ts';
 import { SessionCookies } from './auth/session-cookie.ts';
 import { SessionStore } from './auth/session-store.ts';
-import { SignInLimiter } from './auth/sign-in-limiter.ts';
+import { SignInLimiter, signInLimits } from './auth/sign-in-limiter.ts';
 import {
   clientSignal,
   createContext,
@@ -15,6 +15,7 @@ import {
 } from './context.ts';
 import { authenticates } from './config.ts';
 import type { GatewayConfig } from './gateway-config.ts';
+import { ClientAddresses } from './client-address.ts';
 import { graphiqlAssets } from './graphiql/graphiql-assets.ts';
 import { registerSecrets } from './http/redact.ts';
 import type { RemoteStore } from './cache/remote-store.ts';
@@ -25,6 +26,7 @@ import { Metrics } from './observability/metrics.ts';
 import { Tracing } from './observability/tracing.ts';
 import { checkHosts } from './plugins/allowed-hosts.ts';
 import { canonicalEndpoint } from './plugins/canonical-endpoint.ts';
+import { clientAddress } from './plugins/client-address.ts';
 import { clientAuth } from './plugins/client-auth.ts';
 import { cors } from './plugins/cors.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -46,6 +48,7 @@ import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { sseSingleConnection } from './plugins/sse-single-connection.ts';
 import { safeResults } from './plugins/safe-results.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
+import { carryClientAddress } from './request-info.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
 
@@ -137,7 +140,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     authenticator: new Authenticator(config.auth, sessions),
     sessions,
     cookies: new SessionCookies(config.auth.sessionCookieSecure),
-    signInLimiter: new SignInLimiter(),
+    signInLimiter: new SignInLimiter(signInLimits, Date.now, remote),
     audit: options.audit ?? new AuditLog(config.auth.audit),
     sessionScopes: new Set(config.auth.sessionScopes),
   };
@@ -164,6 +167,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     context: (initial) =>
       createContext(initial.request, clients, config, identity, clientSignal(initial)),
     plugins: [
+      clientAddress(new ClientAddresses(config.trustedProxies)),
       cors(corsOrigins),
       noFraming(),
       graphiqlAssets(),
@@ -175,7 +179,10 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       csrf(corsOrigins, endpoint),
       clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),
       requestLimits(config.limits, endpoint),
-      sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
+      sseSingleConnection(endpoint, (request, from): Response | Promise<Response> => {
+        carryClientAddress(from, request);
+        return yoga.fetch(request);
+      }),
       multipartSubscriptions(),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),

@@ -4,7 +4,7 @@ import type { Caller } from './caller.ts';
 export interface RequestAuth {
   /** Fixed before any operation runs: a sign-in in the request changes no field's rights. */
   readonly caller: Caller;
-  /** The peer address of the connection; null where there is none (in-process requests). */
+  /** The request's client address (RequestInfo.clientAddress: TRUSTED_PROXIES applied); null where there is none. */
   readonly clientAddress: string | null;
   /** `Set-Cookie` values the answer carries (a session started, ended or cleared). */
   readonly setCookies: string[];

@@ -19,6 +19,14 @@ const renewScript =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const releaseScript =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const incrementScript = [
+  "local count = redis.call('incr', KEYS[1])",
+  "local ttl = redis.call('pttl', KEYS[1])",
+  "if ttl < 0 then redis.call('pexpire', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end",
+  'return { count, ttl }',
+].join('\n');
+const decrementScript =
+  "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) else return 0 end";
 
 /**
  * The shared store on Redis (ioredis): one connection for commands, one for
@@ -126,6 +134,17 @@ export class RedisStore implements RemoteStore {
 
   async release(key: string): Promise<void> {
     await this.#run(() => this.#commands.eval(releaseScript, 1, key, this.replicaId));
+  }
+
+  async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
+    const answer = (await this.#run(() =>
+      this.#commands.eval(incrementScript, 1, key, Math.max(1, Math.round(ttlMs))),
+    )) as [number, number];
+    return { count: answer[0], ttlMs: answer[1] };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.#run(() => this.#commands.eval(decrementScript, 1, key));
   }
 
   async publish(channel: string, message: string): Promise<void> {

@@ -28,6 +28,13 @@ export interface RemoteStore {
   renew(key: string, ttlMs: number): Promise<boolean>;
   /** Gives up a lock or lease this replica holds (another's is left alone). */
   release(key: string): Promise<void>;
+  /**
+   * Adds one to the counter `key` in one atomic step, which a new counter
+   * starts to live `ttlMs` from; answers its count and the milliseconds it has left.
+   */
+  increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }>;
+  /** Takes one from the counter `key`, if it still lives (its time to live is kept). */
+  decrement(key: string): Promise<void>;
   publish(channel: string, message: string): Promise<void>;
   /** Calls `listener` with each message on `channel` until the returned function is called. */
   subscribe(channel: string, listener: (message: string) => void): () => void;
@@ -59,6 +66,8 @@ export function scopedStore(store: RemoteStore, scope: string): RemoteStore {
     acquire: (key, ttlMs) => store.acquire(key, ttlMs),
     renew: (key, ttlMs) => store.renew(key, ttlMs),
     release: (key) => store.release(key),
+    increment: (key, ttlMs) => store.increment(key, ttlMs),
+    decrement: (key) => store.decrement(key),
     publish: (channel, message) => store.publish(channel, message),
     subscribe: (channel, listener) => store.subscribe(channel, listener),
   };

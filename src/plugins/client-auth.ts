@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { sessionCookieOf, type Authenticator } from '../auth/authenticate.ts';
@@ -55,10 +54,9 @@ export function clientAuth(
   };
   return {
     async onRequest(payload) {
-      const { request, url, serverContext } = payload;
+      const { request, url } = payload;
       if (!runsOperation(request, url, endpoint)) return;
-      const { req } = serverContext as { req?: IncomingMessage };
-      const clientAddress = req?.socket.remoteAddress ?? null;
+      const { clientAddress } = requestInfo(request);
       const resolution = await authenticator.resolve(request);
       if (resolution.kind === 'caller') {
         setRequestAuth(request, { caller: resolution.caller, clientAddress, setCookies: [] });

@@ -81,6 +81,7 @@ export function requestLog(logger: Logger, metrics: Metrics, credentialsRequired
     logger.info(
       {
         requestId: info.requestId,
+        clientAddress: info.clientAddress,
         operationName: info.operationName ?? null,
         operationType: info.operationType ?? null,
         status,

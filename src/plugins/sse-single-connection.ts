@@ -31,7 +31,8 @@ const message = (event: 'next' | 'complete', data: unknown): string =>
  */
 export function sseSingleConnection(
   endpoint: string,
-  run: (request: Request) => Response | Promise<Response>,
+  /** Runs an operation's own request; `from` is the client's POST that started it. */
+  run: (request: Request, from: Request) => Response | Promise<Response>,
 ): Plugin {
   const streams = new Map<string, Stream>();
 
@@ -121,6 +122,7 @@ export function sseSingleConnection(
         body: JSON.stringify({ ...operation, extensions: otherExtensions }),
         signal: abort.signal,
       }),
+      request,
     );
     if (!(answer.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       stream.operations.delete(operationId);

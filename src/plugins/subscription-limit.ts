@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { credentialKey } from '../credentials.ts';
+import { requestInfo } from '../request-info.ts';
 import { bearerTokenOf } from './client-auth.ts';
 
 /**
@@ -9,12 +9,12 @@ import { bearerTokenOf } from './client-auth.ts';
  * requires one (checked before this runs), else the address it connects
  * from. Kept as a digest: the token itself is not held.
  */
-function clientOf(context: { request: Request; req?: IncomingMessage }, byToken: boolean): string {
+function clientOf(context: { request: Request }, byToken: boolean): string {
   if (byToken) {
     const token = bearerTokenOf(context.request.headers.get('authorization'));
     if (token !== undefined) return `token:${credentialKey(token)}`;
   }
-  return `address:${context.req?.socket.remoteAddress ?? 'unknown'}`;
+  return `address:${requestInfo(context.request).clientAddress ?? 'unknown'}`;
 }
 
 /**

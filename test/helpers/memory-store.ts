@@ -114,6 +114,21 @@ class MemoryStore implements RemoteStore {
     if (this.#redis.read(key) === this.replicaId) this.#redis.values.delete(key);
   }
 
+  async increment(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }> {
+    await this.#command('increment');
+    const entry = this.#redis.read(key) === undefined ? undefined : this.#redis.values.get(key);
+    const expiresAt = entry?.expiresAt ?? Date.now() + ttlMs;
+    const count = Number(entry?.value ?? '0') + 1;
+    this.#redis.values.set(key, { value: String(count), expiresAt });
+    return { count, ttlMs: expiresAt - Date.now() };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.#command('decrement');
+    const entry = this.#redis.read(key) === undefined ? undefined : this.#redis.values.get(key);
+    if (entry !== undefined) entry.value = String(Number(entry.value) - 1);
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.#command('publish');
     for (const listener of this.#redis.channels.get(channel) ?? []) listener(message);

@@ -168,4 +168,24 @@ describe('MAX_SUBSCRIPTIONS_PER_CLIENT', () => {
     const id = await served.start();
     expect(await openUntilRefused(served, id)).toBe(3);
   });
+
+  it('counts per forwarded client address behind a trusted proxy (TRUSTED_PROXIES)', async () => {
+    const served = await serve({ MAX_SUBSCRIPTIONS_PER_CLIENT: '1', TRUSTED_PROXIES: '127.0.0.1' });
+    const id = await served.start();
+    expect(await openUntilRefused(served, id, { 'x-forwarded-for': '198.51.100.1' })).toBe(1);
+    expect(await openUntilRefused(served, id, { 'x-forwarded-for': '198.51.100.2' })).toBe(1);
+  });
+
+  it('does not believe X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    const served = await serve({ MAX_SUBSCRIPTIONS_PER_CLIENT: '2' });
+    const id = await served.start();
+    let opened = 0;
+    for (let i = 0; i < 4; i += 1) {
+      const s = await served.subscribe(id, { 'x-forwarded-for': `203.0.113.${i}` });
+      if (s.status !== 200) break;
+      await s.next();
+      opened += 1;
+    }
+    expect(opened).toBe(2);
+  });
 });

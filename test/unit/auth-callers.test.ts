@@ -22,6 +22,7 @@ import {
 } from '../../src/auth/session-store.ts';
 import { SignInLimiter, signInLimits } from '../../src/auth/sign-in-limiter.ts';
 import type { AuthConfig } from '../../src/config.ts';
+import { MemoryRedis } from '../helpers/memory-store.ts';
 import {
   epochSeconds,
   signingKey,
@@ -222,81 +223,214 @@ describe('Authenticator', () => {
   });
 });
 
+/** An attempt that vRA refused: its place is kept. */
+async function fail(limiter: SignInLimiter, user: string, address: string | null): Promise<void> {
+  const reservation = await limiter.reserve(user, address);
+  if (!reservation.granted) throw new Error(`refused: ${user} ${address}`);
+}
+
+/** The seconds an attempt would wait now (0: it would pass; its place is given back at once). */
+async function waitOf(limiter: SignInLimiter, user: string, address: string | null) {
+  const reservation = await limiter.reserve(user, address);
+  if (!reservation.granted) return reservation.retryAfter;
+  await reservation.attempt.succeeded();
+  return 0;
+}
+
 describe('SignInLimiter', () => {
   const limits = { perUser: 2, perAddress: 3, windowMs: 10_000 };
 
-  it('refuses a user after its failures, for the rest of the window in whole seconds', () => {
+  it('refuses a user after its failures, for the rest of the window in whole seconds', async () => {
     let now = 1_000_000;
     const limiter = new SignInLimiter(limits, () => now);
-    expect(limiter.refusedFor('Ann', '10.0.0.1')).toBe(0);
-    limiter.failed('Ann', '10.0.0.1');
-    expect(limiter.refusedFor('Ann', '10.0.0.1')).toBe(0);
+    expect(await waitOf(limiter, 'Ann', '10.0.0.1')).toBe(0);
+    await fail(limiter, 'Ann', '10.0.0.1');
+    expect(await waitOf(limiter, 'Ann', '10.0.0.1')).toBe(0);
     now += 1;
-    limiter.failed(' ANN ', '10.0.0.2');
-    expect(limiter.refusedFor('ann', null)).toBe(10);
+    await fail(limiter, ' ANN ', '10.0.0.2');
+    expect(await waitOf(limiter, 'ann', null)).toBe(10);
     now += 4_500;
-    expect(limiter.refusedFor('ann', null)).toBe(6);
+    expect(await waitOf(limiter, 'ann', null)).toBe(6);
     now += 5_498;
-    expect(limiter.refusedFor('ann', null)).toBe(1);
+    expect(await waitOf(limiter, 'ann', null)).toBe(1);
     now += 1;
     // the window of the first failure has ended
-    expect(limiter.refusedFor('ann', null)).toBe(0);
-    limiter.failed('ann', null);
-    expect(limiter.refusedFor('ann', null)).toBe(0);
+    expect(await waitOf(limiter, 'ann', null)).toBe(0);
+    await fail(limiter, 'ann', null);
+    expect(await waitOf(limiter, 'ann', null)).toBe(0);
   });
 
-  it('refuses an address after its failures, whichever users they were for', () => {
+  it('refuses an address after its failures, whichever users they were for', async () => {
     const now = 5_000;
     const limiter = new SignInLimiter(limits, () => now);
-    limiter.failed('a', '192.0.2.1');
-    limiter.failed('b', '192.0.2.1');
-    expect(limiter.refusedFor('c', '192.0.2.1')).toBe(0);
-    limiter.failed('c', '192.0.2.1');
-    expect(limiter.refusedFor('d', '192.0.2.1')).toBe(10);
-    expect(limiter.refusedFor('d', '192.0.2.2')).toBe(0);
-    expect(limiter.refusedFor('d', null)).toBe(0);
+    await fail(limiter, 'a', '192.0.2.1');
+    await fail(limiter, 'b', '192.0.2.1');
+    expect(await waitOf(limiter, 'c', '192.0.2.1')).toBe(0);
+    await fail(limiter, 'c', '192.0.2.1');
+    expect(await waitOf(limiter, 'd', '192.0.2.1')).toBe(10);
+    expect(await waitOf(limiter, 'd', '192.0.2.2')).toBe(0);
+    expect(await waitOf(limiter, 'd', null)).toBe(0);
   });
 
-  it('takes the longer of the two waits', () => {
+  it('takes the longer of the two waits', async () => {
     let now = 0;
     const limiter = new SignInLimiter(limits, () => now);
-    limiter.failed('a', '192.0.2.9');
-    limiter.failed('b', '192.0.2.9');
+    await fail(limiter, 'a', '192.0.2.9');
+    await fail(limiter, 'b', '192.0.2.9');
     now = 3_000;
-    limiter.failed('c', '192.0.2.9');
-    limiter.failed('c', null);
+    await fail(limiter, 'c', '192.0.2.9');
+    await fail(limiter, 'c', null);
     // c's window began at 3 s, the address's at 0 s
-    expect(limiter.refusedFor('c', '192.0.2.9')).toBe(10);
+    expect(await waitOf(limiter, 'c', '192.0.2.9')).toBe(10);
+    now = 9_000;
+    expect(await waitOf(limiter, 'c', '192.0.2.9')).toBe(4);
   });
 
-  it("forgets a user's failures when it signs in, not its address's", () => {
+  it('takes a place before the attempt is answered: attempts sent side by side cannot all pass', async () => {
     const limiter = new SignInLimiter(limits, () => 0);
-    for (let i = 0; i < 3; i++) limiter.failed('Ann', '192.0.2.3');
-    limiter.succeeded(' ann');
-    expect(limiter.refusedFor('ann', null)).toBe(0);
-    expect(limiter.refusedFor('bob', '192.0.2.3')).toBe(10);
+    const reservations = await Promise.all(
+      Array.from({ length: 6 }, () => limiter.reserve('ann', '192.0.2.4')),
+    );
+    expect(reservations.map((r) => r.granted)).toEqual([true, true, false, false, false, false]);
   });
 
-  it('keeps counting through a sweep of many windows, and sweeps only ended ones', () => {
+  it("gives back a success's own place only, never the failures sent beside it", async () => {
+    const limiter = new SignInLimiter(limits, () => 0);
+    await fail(limiter, 'Ann', '192.0.2.3');
+    const right = await limiter.reserve('ann', '192.0.2.3');
+    expect(right.granted).toBe(true);
+    expect(await waitOf(limiter, 'ann', null)).toBe(10);
+    if (right.granted) {
+      await right.attempt.succeeded();
+      await right.attempt.succeeded(); // twice gives back no more
+    }
+    expect(await waitOf(limiter, 'ann', null)).toBe(0);
+    await fail(limiter, 'ann', null);
+    expect(await waitOf(limiter, ' ANN', null)).toBe(10);
+    // the address keeps its failures (Ann's, Bob's), not the success: a third fills it
+    await fail(limiter, 'bob', '192.0.2.3');
+    expect(await waitOf(limiter, 'eve', '192.0.2.3')).toBe(0);
+    await fail(limiter, 'carl', '192.0.2.3');
+    expect(await waitOf(limiter, 'eve', '192.0.2.3')).toBe(10);
+  });
+
+  it('gives back nothing of an address or user that a refused attempt did not take', async () => {
+    const limiter = new SignInLimiter(limits, () => 0);
+    await fail(limiter, 'ann', null);
+    await fail(limiter, 'ann', null);
+    // refused for the user: the address's count is not touched
+    expect(await waitOf(limiter, 'ann', '192.0.2.5')).toBe(10);
+    for (let i = 0; i < 3; i++) await fail(limiter, `u${i}`, '192.0.2.5');
+    expect(await waitOf(limiter, 'v', '192.0.2.5')).toBe(10);
+  });
+
+  it('counts an IPv6 client with its /64, an IPv4 client alone', async () => {
+    const limiter = new SignInLimiter(limits, () => 0);
+    await fail(limiter, 'a', '2001:db8:1:2::1');
+    await fail(limiter, 'b', '2001:db8:1:2:ffff:1:2:3');
+    await fail(limiter, 'c', '2001:0db8:0001:0002:0:0:0:9');
+    expect(await waitOf(limiter, 'd', '2001:db8:1:2:aaaa::')).toBe(10);
+    expect(await waitOf(limiter, 'd', '2001:db8:1:3::1')).toBe(0);
+    expect(await waitOf(limiter, 'd', '1::3:4:5:6:1.2.3.4')).toBe(0);
+    for (const address of ['192.0.2.10', '192.0.2.11', '192.0.2.12']) {
+      await fail(limiter, `e-${address}`, address);
+      await fail(limiter, `f-${address}`, address);
+    }
+    expect(await waitOf(limiter, 'g', '192.0.2.13')).toBe(0);
+  });
+
+  it('keeps counting through a sweep of many windows, and sweeps only ended ones', async () => {
     let now = 0;
     const limiter = new SignInLimiter(
       { perUser: 2, perAddress: 100_000, windowMs: 100 },
       () => now,
     );
-    limiter.failed('kept', null);
-    for (let i = 0; i < 10_001; i++) limiter.failed(`old-${i}`, null);
+    await fail(limiter, 'kept', null);
+    for (let i = 0; i < 10_001; i++) await fail(limiter, `old-${i}`, null);
     now = 50;
-    limiter.failed('kept', null);
-    expect(limiter.refusedFor('kept', null)).toBe(1);
+    await fail(limiter, 'kept', null);
+    expect(await waitOf(limiter, 'kept', null)).toBe(1);
   });
 
-  it('defaults to 5 per user and 20 per address in 5 minutes', () => {
+  it('defaults to 5 per user and 20 per address in 5 minutes', async () => {
     expect(signInLimits).toEqual({ perUser: 5, perAddress: 20, windowMs: 300_000 });
     const limiter = new SignInLimiter();
-    for (let i = 0; i < 4; i++) limiter.failed('u', null);
-    expect(limiter.refusedFor('u', null)).toBe(0);
-    limiter.failed('u', null);
-    expect(limiter.refusedFor('u', null)).toBe(300);
+    for (let i = 0; i < 4; i++) await fail(limiter, 'u', null);
+    expect(await waitOf(limiter, 'u', null)).toBe(0);
+    await fail(limiter, 'u', null);
+    expect(await waitOf(limiter, 'u', null)).toBe(300);
+  });
+});
+
+describe('SignInLimiter with a shared store (REDIS_URL)', () => {
+  const limits = { perUser: 2, perAddress: 3, windowMs: 10_000 };
+
+  it('counts the attempts of every replica together, and gives back a success of any of them', async () => {
+    const redis = new MemoryRedis();
+    const [a, b, c] = ['a', 'b', 'c'].map(
+      (id) => new SignInLimiter(limits, () => 0, redis.store(id)),
+    ) as [SignInLimiter, SignInLimiter, SignInLimiter];
+    const sent = await Promise.all([a, b, c, a, b, c].map((l) => l.reserve('ann', null)));
+    expect(sent.filter((r) => r.granted)).toHaveLength(2);
+    expect(sent.find((r) => !r.granted)).toEqual({ granted: false, retryAfter: 10 });
+    const winner = sent.find((r) => r.granted);
+    if (winner?.granted) await winner.attempt.succeeded();
+    // one place back, shared: another replica may use it, then no one
+    expect(await waitOf(c, 'ann', null)).toBe(0);
+    await fail(b, 'ann', null);
+    expect(await waitOf(a, 'ann', null)).toBe(10);
+    // an address spread over replicas is counted together too
+    for (const [i, limiter] of [a, b, c].entries()) await fail(limiter, `u${i}`, '192.0.2.7');
+    expect(await waitOf(b, 'v', '192.0.2.7')).toBe(10);
+    expect(redis.commands.some((command) => command.endsWith(' increment'))).toBe(true);
+    expect([...redis.values.keys()].join()).not.toContain('ann');
+  });
+
+  it('gives back what it took in the store when the attempt is refused by its second key', async () => {
+    const redis = new MemoryRedis();
+    const limiter = new SignInLimiter(limits, () => 0, redis.store('a'));
+    const other = new SignInLimiter(limits, () => 0, redis.store('b'));
+    for (let i = 0; i < 3; i++) await fail(other, `x${i}`, '192.0.2.8');
+    // refused for the address (on the store: this replica's own count is empty): the user's place is given back
+    expect(await waitOf(limiter, 'ann', '192.0.2.8')).toBe(10);
+    expect(await waitOf(limiter, 'ann', '192.0.2.8')).toBe(10);
+    await fail(limiter, 'ann', null);
+    expect(await waitOf(limiter, 'ann', null)).toBe(0);
+  });
+
+  it("keeps each replica's own limits while the store cannot be reached", async () => {
+    const redis = new MemoryRedis();
+    const a = new SignInLimiter(limits, () => 0, redis.store('a'));
+    const b = new SignInLimiter(limits, () => 0, redis.store('b'));
+    await fail(a, 'ann', null);
+    redis.up = false;
+    await fail(a, 'ann', null);
+    expect(await waitOf(a, 'ann', null)).toBe(10);
+    await fail(b, 'ann', null);
+    await fail(b, 'ann', null);
+    expect(await waitOf(b, 'ann', null)).toBe(10);
+  });
+
+  it('counts on its own when the store fails mid-way, and leaves nothing of its own there', async () => {
+    const redis = new MemoryRedis();
+    const store = redis.store('a');
+    let calls = 0;
+    const failing = {
+      ...store,
+      available: true,
+      key: (kind: string, ...parts: string[]) => store.key(kind, ...parts),
+      increment: async (key: string, ttlMs: number) => {
+        calls += 1;
+        if (calls === 2) throw new Error('Command timed out');
+        return store.increment(key, ttlMs);
+      },
+      decrement: (key: string) => store.decrement(key),
+    };
+    const limiter = new SignInLimiter(limits, () => 0, failing);
+    expect((await limiter.reserve('ann', '192.0.2.9')).granted).toBe(true);
+    expect([...redis.values.values()].map((v) => v.value)).toEqual(['0']);
+    await fail(limiter, 'ann', null);
+    expect(await waitOf(limiter, 'ann', null)).toBe(10);
   });
 });
 
@@ -509,28 +643,28 @@ describe('callers, at their edges', () => {
     );
   });
 
-  it('counts sign-ins without an address against the user only', () => {
+  it('counts sign-ins without an address against the user only', async () => {
     const limiter = new SignInLimiter({ perUser: 5, perAddress: 2, windowMs: 10_000 }, () => 0);
-    limiter.failed('a', null);
-    limiter.failed('b', null);
-    limiter.failed('c', null);
-    expect(limiter.refusedFor('d', null)).toBe(0);
+    await fail(limiter, 'a', null);
+    await fail(limiter, 'b', null);
+    await fail(limiter, 'c', null);
+    expect(await waitOf(limiter, 'd', null)).toBe(0);
   });
 
-  it('starts a new window with a failure at or after the end of the last one', () => {
+  it('starts a new window with a failure at or after the end of the last one', async () => {
     let now = 0;
     const limiter = new SignInLimiter({ perUser: 2, perAddress: 100, windowMs: 10_000 }, () => now);
-    limiter.failed('u', null);
-    limiter.failed('u', null);
-    expect(limiter.refusedFor('u', null)).toBe(10);
+    await fail(limiter, 'u', null);
+    await fail(limiter, 'u', null);
+    expect(await waitOf(limiter, 'u', null)).toBe(10);
     now = 10_000;
-    limiter.failed('u', null);
-    limiter.failed('u', null);
-    expect(limiter.refusedFor('u', null)).toBe(10);
+    await fail(limiter, 'u', null);
+    await fail(limiter, 'u', null);
+    expect(await waitOf(limiter, 'u', null)).toBe(10);
     now = 25_000;
-    limiter.failed('u', null);
-    limiter.failed('u', null);
-    expect(limiter.refusedFor('u', null)).toBe(10);
+    await fail(limiter, 'u', null);
+    await fail(limiter, 'u', null);
+    expect(await waitOf(limiter, 'u', null)).toBe(10);
   });
 
   it('reads the operation name of a GET, one operation beside fragments, and refuses a PUT of JSON', async () => {

@@ -89,8 +89,11 @@ export const Mutation: MutationResolvers = {
     }
     const { identity, auth } = context;
     nameFieldActor(info, { name: username, via: 'anonymous' });
-    const wait = identity.signInLimiter.refusedFor(username, auth.clientAddress);
-    if (wait > 0) {
+    // A place is taken before vRA is asked, and kept unless vRA accepts: an attempt that
+    // fails, or whose answer never came, counts.
+    const reservation = await identity.signInLimiter.reserve(username, auth.clientAddress);
+    if (!reservation.granted) {
+      const wait = reservation.retryAfter;
       throw new RateLimitedError(`Too many failed sign-ins: try again in ${wait} s.`, wait);
     }
     let issued;
@@ -98,10 +101,9 @@ export const Mutation: MutationResolvers = {
       issued = await context.clients.vra.signIn(context.call, { username, password, tenant });
     } catch (error) {
       if (!refusedCredentials(error)) throw error;
-      identity.signInLimiter.failed(username, auth.clientAddress);
       throw new UnauthenticatedError('The user name, password or tenant is not accepted by vRA.');
     }
-    identity.signInLimiter.succeeded(username);
+    await reservation.attempt.succeeded();
     const state = { username, tenant, vraToken: issued.id, expiresAt: issued.expiresAt };
     const cookie = await startSession(context, state);
     auth.setCookies.push(identity.cookies.issue(cookie, issued.expiresAt));
