@@ -32,6 +32,14 @@ const viewerBomb = (n: number) => bomb(n, 'viewer { ...G0 }', 'Viewer', 'name');
 /** On workflows (n=25 blocked the event loop 27 s before the limit). */
 const workflowsBomb = (n: number) =>
   bomb(n, 'workflows(first: 1) { nodes { ...G0 } }', 'Workflow', 'name');
+/** A subscription's events would each run the expansion. */
+const subscriptionBomb = (n: number) =>
+  bomb(
+    n,
+    'workflowExecution(workflowId: "w", executionId: "e") { ...G0 }',
+    'WorkflowExecution',
+    'state',
+  );
 /** Selecting only `__typename`: what the allow-list lets through as introspection. */
 const typenameBomb = (n: number) => bomb(n, '...G0', 'Query', '__typename');
 const schemaBomb = (n: number) => bomb(n, '__schema { ...G0 }', '__Schema', '__typename');
@@ -102,7 +110,7 @@ async function payloadsOf(response: Response): Promise<Payload[]> {
   return Array.isArray(body) ? body : [body];
 }
 
-type Transport = 'POST' | 'GET' | 'batch' | 'SSE';
+type Transport = 'POST' | 'GET' | 'batch' | 'SSE' | 'multipart';
 
 /** Sends `query` (its second batch member: `tiny`) and answers its payloads. */
 async function send(
@@ -121,6 +129,21 @@ async function send(
       url.searchParams.set('extensions', JSON.stringify(body.extensions));
     }
     response = await fetch(url, { headers, signal });
+  } else if (transport === 'multipart') {
+    // the GraphQL multipart request spec (uploads), with a file the operation does not use
+    const form = new FormData();
+    form.set('operations', JSON.stringify(body));
+    form.set('map', JSON.stringify({ 0: ['variables.unused'] }));
+    form.set('0', new Blob(['bytes']), 'unused.txt');
+    // fetch sets the multipart content type and its boundary
+    const multipartHeaders: Record<string, string> = { ...headers };
+    delete multipartHeaders['content-type'];
+    response = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: multipartHeaders,
+      body: form,
+      signal,
+    });
   } else if (transport === 'batch') {
     response = await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -182,12 +205,12 @@ function expectRefusedForExpansion(payload: Payload | undefined): void {
 }
 
 describe('a fragment bomb', () => {
-  it('is refused by what it expands to through POST, GET, a batch and SSE, on viewer and workflows, while another client is answered within two seconds', async () => {
-    const transports: readonly Transport[] = ['POST', 'GET', 'batch', 'SSE'];
+  it('is refused by what it expands to through POST, GET, a batch, SSE and a multipart upload, on viewer and workflows, while another client is answered within two seconds', async () => {
+    const transports: readonly Transport[] = ['POST', 'GET', 'batch', 'SSE', 'multipart'];
     const answers: Array<{ transport: Transport; payloads: Payload[] }> = [];
     const { slowest, probes } = await whileProbing(openBase, { query: tiny }, async () => {
-      await Promise.all(
-        levels.flatMap((n) =>
+      await Promise.all([
+        ...levels.flatMap((n) =>
           [viewerBomb(n), workflowsBomb(n)].flatMap((query) =>
             transports.map(async (transport) => {
               answers.push({
@@ -197,9 +220,16 @@ describe('a fragment bomb', () => {
             }),
           ),
         ),
-      );
+        ...levels.map(async (n) => {
+          const query = subscriptionBomb(n);
+          answers.push({
+            transport: 'SSE',
+            payloads: await send(openBase, 'SSE', { query }, true),
+          });
+        }),
+      ]);
     });
-    expect(answers).toHaveLength(levels.length * 2 * transports.length);
+    expect(answers).toHaveLength(levels.length * (2 * transports.length + 1));
     for (const { transport, payloads } of answers) {
       expectRefusedForExpansion(payloads[0]);
       // the batch's other operation is served
