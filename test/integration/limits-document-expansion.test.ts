@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentHash } from '../../src/plugins/persisted-operations.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { startStack, upstreamCalls } from '../helpers/stack.ts';
+import { SseSubscription } from '../helpers/sse.ts';
 import { sleep } from '../helpers/wait.ts';
 
 const token = 'expansion-test-token';
@@ -264,6 +265,40 @@ describe('a fragment bomb', () => {
     expect(probes).toBeGreaterThan(0);
     expect(slowest).toBeLessThan(2000);
   }, 60_000);
+
+  it('is refused in graphql-sse single-connection mode, on the stream, with the other operation of the stream served', async () => {
+    const auth = { authorization: `Bearer ${token}`, 'x-graphql-csrf': '1' };
+    const reserved = await fetch(`${openBase}/graphql`, { method: 'PUT', headers: auth });
+    expect(reserved.status).toBe(201);
+    const streamToken = await reserved.text();
+    const tokenHeader = { ...auth, 'x-graphql-event-stream-token': streamToken };
+    const stream = await SseSubscription.request(`${openBase}/graphql`, {
+      headers: { ...tokenHeader, accept: 'text/event-stream' },
+    });
+    try {
+      const start = (id: string, query: string) =>
+        fetch(`${openBase}/graphql`, {
+          method: 'POST',
+          headers: { ...tokenHeader, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, extensions: { operationId: id } }),
+          signal: AbortSignal.timeout(20_000),
+        });
+      const started = performance.now();
+      expect((await start('bomb', workflowsBomb(25))).status).toBe(202);
+      expect((await start('tiny', tiny)).status).toBe(202);
+      const payloads = new Map<string, Payload>();
+      while (payloads.size < 2) {
+        const event = await stream.next();
+        if (event === null) break;
+        if (event.event === 'next') payloads.set(event.data.id, event.data.payload);
+      }
+      expectRefusedForExpansion(payloads.get('bomb'));
+      expect(payloads.get('tiny')?.data).toEqual({ viewer: { name: expect.any(String) } });
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      stream.close();
+    }
+  });
 
   it('still lets a document just under the limit run, and a listed tiny query by its hash', async () => {
     // 2^10 + viewer = 1025 selections: under 2000
