@@ -59,6 +59,8 @@ export interface Limits {
   maxDepth: number;
   maxAliases: number;
   maxTokens: number;
+  /** Field selections an operation or fragment may expand to once its fragment spreads are followed. */
+  maxExpandedSelections: number;
   maxBatchOperations: number;
   /** Estimated upstream calls one operation (or one batched request) may make. */
   maxUpstreamCalls: number;
@@ -229,6 +231,7 @@ export function loadConfig(env: Env): Config {
       maxDepth: read.integer('MAX_QUERY_DEPTH', 12, 1, 1000),
       maxAliases: read.integer('MAX_ALIASES', 30, 0, 10000),
       maxTokens: read.integer('MAX_TOKENS', 3000, 10, 1_000_000),
+      maxExpandedSelections: read.integer('MAX_EXPANDED_SELECTIONS', 2000, 1, 1_000_000),
       maxBatchOperations: read.integer('MAX_BATCH_OPERATIONS', 10, 0, 1000),
       maxUpstreamCalls: read.integer('MAX_UPSTREAM_CALLS_PER_OPERATION', 100, 1, 1_000_000),
       maxRequestBytes: read.integer('MAX_REQUEST_BYTES', 1_048_576, 1024, 1_073_741_824),

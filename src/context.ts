@@ -47,10 +47,10 @@ const budgetGraceMs = 500;
 /** The operations of one batched request share their reads and their share of the slots. */
 const callsOfRequest = new WeakMap<Request, OperationCalls>();
 
-function operationCalls(request: Request): OperationCalls {
+function operationCalls(request: Request, limit: number): OperationCalls {
   let calls = callsOfRequest.get(request);
   if (calls === undefined) {
-    calls = new OperationCalls();
+    calls = new OperationCalls(limit);
     callsOfRequest.set(request, calls);
   }
   return calls;
@@ -87,7 +87,7 @@ export function createContext(
     requestId: info.requestId,
     credentials,
     stats: info,
-    operation: operationCalls(request),
+    operation: operationCalls(request, config.limits.maxUpstreamCalls),
     trail,
     // One budget for all the request's upstream work, from its arrival (a subscription lifts it:
     // requestBudget), with half a second of the gateway's own work (parsing, a busy event loop)

@@ -3,6 +3,7 @@ import { redactSecrets } from './http/redact.ts';
 
 /** The codes of the runtime contract; every error the gateway returns carries one. */
 export type ErrorCode =
+  | 'GRAPHQL_VALIDATION_FAILED'
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
@@ -117,6 +118,22 @@ export class SessionsUnavailableError extends GatewayError {
   readonly code = 'UPSTREAM_UNAVAILABLE';
   constructor(message: string, retryAfterSeconds = 5) {
     super(message, { extensions: { code: 'UPSTREAM_UNAVAILABLE', retryAfter: retryAfterSeconds } });
+  }
+}
+
+/**
+ * The operation (a batch: its operations together; a subscription: one
+ * event) has made all the upstream calls MAX_UPSTREAM_CALLS_PER_OPERATION
+ * allows: the call is not made and the field that needed it fails alone,
+ * with the code of the estimate's refusal.
+ */
+export class UpstreamCallLimitError extends GatewayError {
+  readonly code = 'GRAPHQL_VALIDATION_FAILED';
+  constructor(limit: number) {
+    super(
+      `The operation has made the ${limit} upstream calls it may (MAX_UPSTREAM_CALLS_PER_OPERATION): this field needed one more and was not served. Ask for fewer items (\`first\`) or split the operation.`,
+      { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+    );
   }
 }
 

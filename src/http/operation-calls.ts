@@ -1,4 +1,4 @@
-import type { UpstreamService } from '../errors.ts';
+import { UpstreamCallLimitError, type UpstreamService } from '../errors.ts';
 import { queryString } from './path.ts';
 import type { UpstreamRequest, UpstreamResponse } from './upstream-http.ts';
 
@@ -9,9 +9,30 @@ import type { UpstreamRequest, UpstreamResponse } from './upstream-http.ts';
  * each upstream's slots (see ConcurrencyLimiter). A write to an upstream forgets the reads made of it,
  * so that a read after a write (a read-back, the read of a
  * read-modify-write retry) is made again. A failed read is forgotten too.
+ * At most `limit` calls are made (MAX_UPSTREAM_CALLS_PER_OPERATION, as the
+ * estimate allowed them): one more is refused before it is sent (a read
+ * answered by an identical one costs nothing; a call's retries are one call).
  */
 export class OperationCalls {
   readonly #reads = new Map<UpstreamService, Map<string, Promise<UpstreamResponse>>>();
+  readonly #limit: number;
+  #made = 0;
+  #refusal: UpstreamCallLimitError | undefined;
+
+  constructor(limit = Infinity) {
+    this.#limit = limit;
+  }
+
+  /** Counts one call about to be made; throws UpstreamCallLimitError, counting nothing, past the limit. */
+  claim(): void {
+    if (this.#made < this.#limit) {
+      this.#made += 1;
+      return;
+    }
+    // one error for every refused call: thousands of fields may need one
+    this.#refusal ??= new UpstreamCallLimitError(this.#limit);
+    throw this.#refusal;
+  }
 
   /**
    * Sends the request through `send`, or answers an identical read made
@@ -24,6 +45,7 @@ export class OperationCalls {
     search: string = queryString(request.query),
   ): Promise<UpstreamResponse> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
+      this.claim();
       this.#reads.delete(service);
       try {
         return await send();
@@ -39,6 +61,7 @@ export class OperationCalls {
     const key = readKey(request, search);
     const made = reads.get(key);
     if (made !== undefined) return made;
+    this.claim();
     const sent = send();
     reads.set(key, sent);
     sent.catch(() => {
@@ -47,9 +70,10 @@ export class OperationCalls {
     return sent;
   }
 
-  /** Forgets every read: the next event of a subscription reads afresh. */
+  /** Forgets every read and every call counted: the next event of a subscription reads afresh. */
   forget(): void {
     this.#reads.clear();
+    this.#made = 0;
   }
 }
 

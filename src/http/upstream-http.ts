@@ -42,7 +42,7 @@ export interface CallContext {
   readonly credentials?: UpstreamCredentials;
   /** Counts the upstream call attempts made for the request (logs, metrics). */
   readonly stats?: { upstreamCalls: number };
-  /** The GraphQL request (a batch: its operations together) making the call: its identical reads are made once, its share of slots is capped. */
+  /** The GraphQL request (a batch: its operations together) making the call: its identical reads are made once, its share of slots is capped, its calls are counted against MAX_UPSTREAM_CALLS_PER_OPERATION. */
   readonly operation?: OperationCalls;
   /**
    * The request's one budget for upstream work (slots, locks, retries,
@@ -294,7 +294,9 @@ export class UpstreamHttp {
     const search = queryString(request.query);
     const target = this.#basePath + request.path + search;
     const { operation } = call;
-    if (operation === undefined || request.exclusive === true) {
+    if (operation === undefined) return this.#call(call, request, target);
+    if (request.exclusive === true) {
+      operation.claim();
       return this.#call(call, request, target);
     }
     return operation.send(this.service, request, () => this.#call(call, request, target), search);

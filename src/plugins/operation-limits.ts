@@ -6,12 +6,14 @@ import {
   parse,
   Source,
   TokenKind,
+  type DocumentNode,
   type ParseOptions,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Limits } from '../config.ts';
+import { expandedSelections } from './expanded-selections.ts';
 
 /** GraphiQL's full introspection query nests 15 deep; its shape is fixed by the schema. */
 const introspectionDepth = 16;
@@ -92,9 +94,26 @@ function moreTokensThan(source: string | Source, max: number): boolean {
 }
 
 /**
- * Depth and alias limits as validation rules, and the token limit enforced by
- * graphql-js's parser itself (its error carries no code: a document that fails
- * to parse and is over the limit is refused for its size).
+ * The refusal of a document whose largest operation or fragment expands to
+ * more than `max` field selections, or undefined. Counted before any other
+ * rule, compiler or executor walks the document: they pay for what it
+ * expands to, not for what it spells.
+ */
+export function expansionRefusal(document: DocumentNode, max: number): GraphQLError | undefined {
+  const expanded = expandedSelections(document);
+  if (expanded <= max) return undefined;
+  const size = expanded > 1e9 ? 'more than a billion' : String(expanded);
+  return new GraphQLError(
+    `The operation expands to ${size} field selections once its fragment spreads are followed; at most ${max} are allowed (MAX_EXPANDED_SELECTIONS). Spread each fragment fewer times.`,
+    { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+  );
+}
+
+/**
+ * Depth and alias limits as validation rules, the expansion limit checked
+ * before them (a document over it is not validated further), and the token
+ * limit enforced by graphql-js's parser itself (its error carries no code: a
+ * document that fails to parse and is over the limit is refused for its size).
  */
 export function operationLimits(limits: Limits): Plugin {
   const rules = [...depthRules(limits.maxDepth), aliasesRule(limits.maxAliases)];
@@ -112,7 +131,13 @@ export function operationLimits(limits: Limits): Plugin {
         }
       });
     },
-    onValidate({ addValidationRule }) {
+    onValidate({ params, addValidationRule, setResult }) {
+      const document = params.documentAST as DocumentNode;
+      const refusal = expansionRefusal(document, limits.maxExpandedSelections);
+      if (refusal !== undefined) {
+        setResult([refusal]);
+        return;
+      }
       for (const rule of rules) addValidationRule(rule);
     },
   };

@@ -152,7 +152,12 @@ function parseOrUndefined(query: string, maxTokens: number): DocumentNode | unde
 
 const metaFields = new Set(['__schema', '__type', '__typename']);
 
-/** True when every operation of the document selects only `__schema`, `__type` and `__typename`. */
+/**
+ * True when every operation of the document selects only `__schema`, `__type`
+ * and `__typename`. Each fragment is judged once (a fragment spread many
+ * times in many fragments costs no more than one spelled out); one in a cycle
+ * is not introspection.
+ */
 function introspectionOnly(document: DocumentNode): boolean {
   const fragments = new Map<string, SelectionSetNode>();
   for (const definition of document.definitions) {
@@ -160,20 +165,30 @@ function introspectionOnly(document: DocumentNode): boolean {
       fragments.set(definition.name.value, definition.selectionSet);
     }
   }
-  const onlyMeta = (set: SelectionSetNode, seen: ReadonlySet<string>): boolean =>
+  const judged = new Map<string, boolean>();
+  const judging = new Set<string>();
+  const fragmentOnlyMeta = (name: string): boolean => {
+    const known = judged.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (fragment === undefined || judging.has(name)) return false;
+    judging.add(name);
+    const only = onlyMeta(fragment);
+    judging.delete(name);
+    judged.set(name, only);
+    return only;
+  };
+  const onlyMeta = (set: SelectionSetNode): boolean =>
     set.selections.every((selection) => {
       if (selection.kind === Kind.FIELD) return metaFields.has(selection.name.value);
-      if (selection.kind === Kind.INLINE_FRAGMENT) return onlyMeta(selection.selectionSet, seen);
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (fragment === undefined || seen.has(name)) return false;
-      return onlyMeta(fragment, new Set([...seen, name]));
+      if (selection.kind === Kind.INLINE_FRAGMENT) return onlyMeta(selection.selectionSet);
+      return fragmentOnlyMeta(selection.name.value);
     });
   let operations = 0;
   for (const definition of document.definitions) {
     if (definition.kind === Kind.OPERATION_DEFINITION) {
       operations += 1;
-      if (!onlyMeta(definition.selectionSet, new Set())) return false;
+      if (!onlyMeta(definition.selectionSet)) return false;
     } else if (definition.kind !== Kind.FRAGMENT_DEFINITION) {
       return false;
     }

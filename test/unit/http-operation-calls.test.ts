@@ -102,4 +102,32 @@ describe('OperationCalls', () => {
     await expect(calls.send('vra', read, failing)).rejects.toThrow('down');
     expect(attempts).toBe(2);
   });
+
+  it('makes at most `limit` calls: one more is not sent and fails with the estimate refusal’s code', async () => {
+    const calls = new OperationCalls(3);
+    const upstream = counter();
+    const write = { ...get('/ipset/1'), method: 'PUT' as const };
+    await calls.send('nsx', get('/a'), upstream.send(get('/a')));
+    await calls.send('nsx', get('/a'), upstream.send(get('/a'))); // answered by the first: free
+    await calls.send('nsx', write, upstream.send(write));
+    calls.claim(); // an exclusive read
+    const refused = calls.send('vro', get('/b'), upstream.send(get('/b')));
+    await expect(refused).rejects.toMatchObject({
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    await expect(refused).rejects.toThrow(/3 upstream calls .*MAX_UPSTREAM_CALLS_PER_OPERATION/);
+    await expect(calls.send('nsx', write, upstream.send(write))).rejects.toThrow(/3 upstream/);
+    expect(() => calls.claim()).toThrow(/3 upstream/);
+    expect(upstream.sent).toEqual(['GET /a', 'PUT /ipset/1']);
+  });
+
+  it('counts afresh after forget (each event of a subscription)', async () => {
+    const calls = new OperationCalls(1);
+    const upstream = counter();
+    await calls.send('vro', get('/a'), upstream.send(get('/a')));
+    await expect(calls.send('vro', get('/b'), upstream.send(get('/b')))).rejects.toThrow();
+    calls.forget();
+    await calls.send('vro', get('/b'), upstream.send(get('/b')));
+    expect(upstream.sent).toEqual(['GET /a', 'GET /b']);
+  });
 });
