@@ -118,6 +118,8 @@ export interface Config {
    * by hand. Real upstreams are not affected.
    */
   simulatorLatencyMs: number;
+  /** How the built-in simulators of `npm start` behave (steps of runs and requests, random faults). */
+  simulators: SimulatorSettings;
   /** The HTTP server's own limits: slow clients, connection floods, subscriptions per client. */
   server: ServerLimits;
   /**
@@ -264,6 +266,7 @@ export function loadConfig(env: Env): Config {
     persistedOperationsFile: checkedAllowList(read.readableFile('PERSISTED_OPERATIONS_FILE')),
     otlpEndpoint: read.url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     simulatorLatencyMs: read.integer('SIMULATOR_LATENCY_MS', 0, 0, 600_000),
+    simulators: readSimulatorSettings(read),
     server: readServerLimits(read),
     portal:
       read.text('PORTAL') === undefined
@@ -469,6 +472,43 @@ function checkedAllowList(file: string | undefined): string | undefined {
 }
 
 /** One CORS_ORIGINS entry as a browser's Origin header spells it (`https://app.example:8443`). */
+/** The built-in simulators' knobs, as `src/simulators/cli.ts` has them for a process of their own. */
+export interface SimulatorSettings {
+  /** SIMULATOR_VRO_STEP_MS: how long each state of a simulated workflow run lasts. */
+  vroStepMs: number;
+  /** SIMULATOR_VRA_STEP_MS: how long each state of a simulated catalog request lasts. */
+  vraStepMs: number;
+  /** SIMULATOR_FAULT_PROBABILITY: the chance that a simulated answer is a fault (0 to 1). */
+  faultProbability: number;
+  /** SIMULATOR_FAULT_KINDS: the faults picked from, evenly: HTTP statuses, reset, reset-mid-body, malformed, truncated. */
+  faultKinds: readonly string[];
+}
+
+/** A simulator fault by its name: an HTTP status, or a broken answer (src/simulators/random-faults.ts). */
+export const faultKindName = /^(?:[1-5]\d\d|reset|reset-mid-body|malformed|truncated)$/;
+
+function readSimulatorSettings(read: ReturnType<typeof reader>): SimulatorSettings {
+  const rawProbability = read.text('SIMULATOR_FAULT_PROBABILITY');
+  const faultProbability = rawProbability === undefined ? 0 : Number(rawProbability);
+  if (!Number.isFinite(faultProbability) || faultProbability < 0 || faultProbability > 1) {
+    throw new ConfigError('SIMULATOR_FAULT_PROBABILITY', 'must be a number from 0 to 1, e.g. 0.05');
+  }
+  const faultKinds = read.list('SIMULATOR_FAULT_KINDS');
+  const unknown = faultKinds.find((kind) => !faultKindName.test(kind));
+  if (unknown !== undefined) {
+    throw new ConfigError(
+      'SIMULATOR_FAULT_KINDS',
+      `must list HTTP statuses and reset, reset-mid-body, malformed or truncated (got "${unknown}")`,
+    );
+  }
+  return {
+    vroStepMs: read.integer('SIMULATOR_VRO_STEP_MS', 2000, 1, 3_600_000),
+    vraStepMs: read.integer('SIMULATOR_VRA_STEP_MS', 75, 1, 3_600_000),
+    faultProbability,
+    faultKinds: faultKinds.length > 0 ? faultKinds : ['500', '503', 'reset', 'malformed'],
+  };
+}
+
 function origin(entry: string): string {
   const problem = (what: string) =>
     new ConfigError('CORS_ORIGINS', `${what} (got "${entry}"), e.g. https://app.example:8443`);

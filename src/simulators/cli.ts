@@ -64,6 +64,7 @@ import {
   type RedirectStatus,
 } from './guarded-answer.ts';
 import { KneeLoad } from './knee.ts';
+import { faultOfKind, injectRandomFaults } from './random-faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import type { RecordedRequest } from './sim-server.ts';
 import { startVraSimulator } from './vra/index.ts';
@@ -166,11 +167,9 @@ function guarded(
 function faultKinds(): Fault[] {
   const list = (values['fault-kinds'] ?? '500,503,reset,malformed').split(',');
   return list.map((raw): Fault => {
-    const kind = raw.trim();
-    if (/^[1-5]\d\d$/.test(kind)) return { kind: 'status', status: Number(kind) };
-    if (kind === 'reset' || kind === 'reset-mid-body' || kind === 'malformed') return { kind };
-    if (kind === 'truncated') return { kind };
-    throw new UsageError(`--fault-kinds: unknown fault "${kind}"`);
+    const fault = faultOfKind(raw.trim());
+    if (fault === undefined) throw new UsageError(`--fault-kinds: unknown fault "${raw.trim()}"`);
+    return fault;
   });
 }
 
@@ -290,10 +289,7 @@ function redirectOf(parsed: { redirectStatus?: RedirectStatus }): {
 
 /** Faults first (each kind an equal share of `p`), then the delay: the first matching rule wins. */
 function injectFaults(sim: Started, latencyMs: number, p: number, kinds: readonly Fault[]): void {
-  const share = p / kinds.length;
-  kinds.forEach((fault, index) => {
-    if (share > 0) sim.faults.inject({ fault, probability: share / (1 - index * share) });
-  });
+  injectRandomFaults(sim.faults, p, kinds);
   if (sim.load !== undefined) {
     const load = sim.load;
     sim.faults.inject({ fault: { kind: 'delay', ms: (response) => load.delayFor(response) } });

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { GatewayConfig } from '../gateway-config.ts';
 import type { FaultPlan } from './faults.ts';
+import { faultOfKind, injectRandomFaults } from './random-faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';
 import { startNsxtSimulator } from './nsxt/index.ts';
 import { startVraSimulator } from './vra/index.ts';
@@ -24,7 +25,10 @@ export interface StartedSimulators {
 export async function startSimulators(config: Config): Promise<StartedSimulators> {
   const closers: Array<() => Promise<void>> = [];
   const summary: string[] = [];
+  const { vroStepMs, vraStepMs, faultProbability, faultKinds } = config.simulators;
+  const kinds = faultKinds.flatMap((kind) => faultOfKind(kind) ?? []);
   const slowed = (sim: { faults: FaultPlan }): void => {
+    injectRandomFaults(sim.faults, faultProbability, kinds);
     if (config.simulatorLatencyMs > 0) {
       sim.faults.inject({ fault: { kind: 'delay', ms: config.simulatorLatencyMs } });
     }
@@ -36,7 +40,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
 
   let vro = { ...config.vro, url: config.vro.url ?? new URL('http://unset') };
   if (config.vro.url === undefined) {
-    const sim = await startVroSimulator(credentials(config.vro));
+    const sim = await startVroSimulator({ ...credentials(config.vro), stepMs: vroStepMs });
     slowed(sim);
     closers.push(() => sim.close());
     vro = { ...config.vro, url: sim.url, username: sim.username, password: sim.password };
@@ -45,7 +49,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
 
   let vra = { ...config.vra, url: config.vra.url ?? new URL('http://unset') };
   if (config.vra.url === undefined && config.vra.generation === '8') {
-    const sim = await startVra8Simulator(credentials(config.vra));
+    const sim = await startVra8Simulator({ ...credentials(config.vra), requestStepMs: vraStepMs });
     slowed(sim);
     closers.push(() => sim.close());
     vra = { ...config.vra, url: sim.url, username: sim.username, password: sim.password };
@@ -53,6 +57,7 @@ export async function startSimulators(config: Config): Promise<StartedSimulators
   } else if (config.vra.url === undefined) {
     const sim = await startVraSimulator({
       ...credentials(config.vra),
+      requestStepMs: vraStepMs,
       ...(config.vra.tenant === undefined ? {} : { tenant: config.vra.tenant }),
     });
     slowed(sim);

@@ -106,9 +106,35 @@ describe('start-up', () => {
     await stop(gateway, expect);
   });
 
+  it("takes the simulators' knobs as settings: SIMULATOR_FAULT_PROBABILITY=1 with SIMULATOR_FAULT_KINDS=503 fails every appliance call", async ({
+    expect,
+  }) => {
+    const gateway = start({
+      PORT: '0',
+      SIMULATOR_FAULT_PROBABILITY: '1',
+      SIMULATOR_FAULT_KINDS: '503',
+      UPSTREAM_RETRIES: '0',
+    });
+    const port = await gateway.port();
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ workflows(first: 1) { totalCount } ipSets { id } }' }),
+    });
+    const answer = (await response.json()) as { errors?: Array<{ extensions: { code: string } }> };
+    expect(answer.errors?.map((error) => error.extensions.code)).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
+    ]);
+    await stop(gateway, expect);
+  });
+
   it.for<[string, string]>([
     ['PORT', 'eighty'],
     ['VRO_URL', 'not a url'],
+    ['SIMULATOR_FAULT_PROBABILITY', '2'],
+    ['SIMULATOR_FAULT_KINDS', '503,teapot'],
+    ['SIMULATOR_VRA_STEP_MS', '0'],
   ])(
     'stops with exit code 1 on a bad %s (%s), naming the variable',
     async ([variable, value], { expect }) => {
