@@ -108,7 +108,12 @@ export class Metrics {
     this.#caches = caches;
   }
 
-  observeOperation(type: string, name: string, outcome: 'ok' | 'error', seconds: number): void {
+  observeOperation(
+    type: string,
+    name: string,
+    outcome: 'ok' | 'error' | 'client-gone',
+    seconds: number,
+  ): void {
     this.#operations.observe({ operation_type: type, operation_name: name, outcome }, seconds);
   }
 

@@ -96,15 +96,24 @@ const yogaRequestCodes = new Set([
 
 /** The contract code an error carries, or the one the gateway gives it when it carries none. */
 export function contractCodeOf(error: GraphQLError): string {
-  const code = error.extensions['code'];
+  const code = codeIn(error);
   if (typeof code !== 'string') return codesFor(undefined)(error);
   return yogaRequestCodes.has(code) ? 'BAD_USER_INPUT' : code;
+}
+
+/**
+ * The code an error carries. An error in a result is not always a
+ * GraphQLError: when the client goes away mid-execution, yoga puts the abort
+ * reason (a plain Error, without extensions) among the errors.
+ */
+function codeIn(error: GraphQLError): unknown {
+  return (error.extensions as GraphQLError['extensions'] | undefined)?.['code'];
 }
 
 function withContractCode(result: ExecutionResult): ExecutionResult {
   if (result.errors === undefined) return result;
   const errors = result.errors.map((error) => {
-    const code = error.extensions['code'];
+    const code = codeIn(error);
     return typeof code === 'string' && yogaRequestCodes.has(code)
       ? recoded(error, 'BAD_USER_INPUT')
       : error;
@@ -115,14 +124,14 @@ function withContractCode(result: ExecutionResult): ExecutionResult {
 /** The result with a contract code on every error, or false when each has one. */
 function withCodes(result: ExecutionResult, args: ExecutionArgs): ExecutionResult | false {
   const errors = result.errors;
-  if (errors === undefined || errors.every((e) => typeof e.extensions['code'] === 'string')) {
+  if (errors === undefined || errors.every((e) => typeof codeIn(e) === 'string')) {
     return false;
   }
   const codeOf = codesFor(args);
   return {
     ...result,
     errors: errors.map((error) =>
-      typeof error.extensions['code'] === 'string' ? error : recoded(error, codeOf(error)),
+      typeof codeIn(error) === 'string' ? error : recoded(error, codeOf(error)),
     ),
   };
 }
