@@ -28,27 +28,55 @@ export function requestLimits(limits: Limits, endpoint: string): Plugin {
   };
 }
 
+/** A host name, IPv4 or bracketed IPv6 address, with an optional port: all a Host header may be. */
+const hostPattern =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
 /**
+ * Why a request's target or Host cannot be served, or undefined when both
+ * are sound. Only an origin-form target (`/path?query`) is served: the
+ * gateway is no proxy (absolute-form) and has no server-wide options (`*`).
+ * Left to the server adapter, these ended in a 500 with a stack trace.
+ */
+function malformed(request: IncomingMessage): string | undefined {
+  const target = request.url ?? '';
+  if (!target.startsWith('/') || target.startsWith('//')) {
+    return 'The request target must be a path (origin-form, starting with a single /).';
+  }
+  const host = request.headers.host;
+  if (host !== undefined && !hostPattern.test(host)) {
+    return 'The Host header is not a host name or address with an optional port.';
+  }
+  return undefined;
+}
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    connection: 'close',
+  });
+  response.end(body);
+}
+
+/**
+ * A malformed request target or Host header is answered 400 before the
+ * server adapter sees it.
+ *
  * A POST body of undeclared length (chunked) could outgrow every limit before
  * anyone sees it: refused with 411 before yoga reads it. Browsers and GraphQL
  * clients always declare the length.
  */
 export function capBodies(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
+    const problem = malformed(request);
+    if (problem !== undefined) {
+      refuse(response, 400, problem);
+      request.resume();
+      return;
+    }
     if (request.method === 'POST' && request.headers['content-length'] === undefined) {
-      const body = JSON.stringify({
-        errors: [
-          {
-            message: 'A POST must declare its Content-Length.',
-            extensions: { code: 'BAD_USER_INPUT' },
-          },
-        ],
-      });
-      response.writeHead(411, {
-        'content-type': 'application/json; charset=utf-8',
-        connection: 'close',
-      });
-      response.end(body);
+      refuse(response, 411, 'A POST must declare its Content-Length.');
       request.resume();
       return;
     }
