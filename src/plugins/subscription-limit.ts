@@ -1,20 +1,27 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { requestAuth } from '../auth/request-auth.ts';
 import { credentialKey } from '../credentials.ts';
 import { bearerTokenOf } from './client-auth.ts';
 
 /**
- * Who a subscription counts against: its gateway token when the gateway
- * requires one (checked before this runs), else the address it connects
- * from. Kept as a digest: the token itself is not held.
+ * Who a subscription counts against: the caller the gateway identified (a
+ * token's name, a JWT's subject, a signed-in person), else its bearer token
+ * when the gateway requires one (kept as a digest: the token itself is not
+ * held), else the address it connects from. Not the address first: behind a
+ * proxy every caller comes from one.
  */
 function clientOf(context: { request: Request; req?: IncomingMessage }, byToken: boolean): string {
+  const auth = requestAuth(context.request);
+  if (auth !== undefined && auth.caller.via !== 'anonymous') {
+    return `caller:${auth.caller.via}:${auth.caller.name}`;
+  }
   if (byToken) {
     const token = bearerTokenOf(context.request.headers.get('authorization'));
     if (token !== undefined) return `token:${credentialKey(token)}`;
   }
-  return `address:${context.req?.socket.remoteAddress ?? 'unknown'}`;
+  return `address:${auth?.clientAddress ?? context.req?.socket.remoteAddress ?? 'unknown'}`;
 }
 
 /**
