@@ -43,6 +43,7 @@ import { subscriptionLimit } from './plugins/subscription-limit.ts';
 import { sseSingleConnection } from './plugins/sse-single-connection.ts';
 import { safeResults } from './plugins/safe-results.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
+import { uploads } from './plugins/uploads.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
 
@@ -164,6 +165,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       requestLimits(config.limits, endpoint),
       sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
       multipartSubscriptions(),
+      uploads(config.limits.maxRequestBytes),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),
       subscriptionLimit(config.server.maxSubscriptionsPerClient, identity.authenticator.required),
