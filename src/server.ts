@@ -163,7 +163,11 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       csrf(corsOrigins, endpoint),
       clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),
       requestLimits(config.limits, endpoint),
-      sseSingleConnection(endpoint, (request): Response | Promise<Response> => yoga.fetch(request)),
+      sseSingleConnection(
+        endpoint,
+        (request): Response | Promise<Response> => yoga.fetch(request),
+        config.server.maxSubscriptionsPerClient,
+      ),
       multipartSubscriptions(),
       uploads(config.limits.maxRequestBytes),
       operationLimits(config.limits),

@@ -1,27 +1,23 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { callerKey } from '../auth/caller-key.ts';
 import { requestAuth } from '../auth/request-auth.ts';
 import { credentialKey } from '../credentials.ts';
 import { bearerTokenOf } from './client-auth.ts';
 
 /**
- * Who a subscription counts against: the caller the gateway identified (a
- * token's name, a JWT's subject, a signed-in person), else its bearer token
- * when the gateway requires one (kept as a digest: the token itself is not
- * held), else the address it connects from. Not the address first: behind a
- * proxy every caller comes from one.
+ * Who a subscription counts against: the caller (see callerKey), else its
+ * bearer token when the gateway requires one (kept as a digest: the token
+ * itself is not held), else its address.
  */
 function clientOf(context: { request: Request; req?: IncomingMessage }, byToken: boolean): string {
   const auth = requestAuth(context.request);
-  if (auth !== undefined && auth.caller.via !== 'anonymous') {
-    return `caller:${auth.caller.via}:${auth.caller.name}`;
-  }
-  if (byToken) {
+  if (byToken && (auth === undefined || auth.caller.via === 'anonymous')) {
     const token = bearerTokenOf(context.request.headers.get('authorization'));
     if (token !== undefined) return `token:${credentialKey(token)}`;
   }
-  return `address:${auth?.clientAddress ?? context.req?.socket.remoteAddress ?? 'unknown'}`;
+  return callerKey(auth, context.req?.socket.remoteAddress);
 }
 
 /**
