@@ -59,9 +59,48 @@ function refuse(response: ServerResponse, status: number, message: string): void
   response.end(body);
 }
 
+const internalFailure = JSON.stringify({
+  errors: [
+    {
+      message: 'The gateway failed to handle the request.',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    },
+  ],
+});
+
+/**
+ * The server adapter answers an error thrown outside yoga's handling with a
+ * 500 whose text body is the error's stack (file paths included): such an
+ * answer goes out as a plain JSON error instead. Every answer of the gateway
+ * itself is JSON, an event stream or a page, never text/plain with a 500.
+ */
+function hideAdapterFailures(response: ServerResponse): void {
+  const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.writeHead = (status: number, ...rest: unknown[]) => {
+    const given = rest.find(
+      (arg): arg is Record<string, unknown> => typeof arg === 'object' && arg !== null,
+    );
+    const declared = given?.['content-type'] ?? response.getHeader('content-type');
+    const type = typeof declared === 'string' ? declared : '';
+    if (status >= 500 && (type === '' || type.startsWith('text/plain'))) {
+      response.setHeader('content-type', 'application/json; charset=utf-8');
+      response.setHeader('content-length', Buffer.byteLength(internalFailure));
+      const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+      response.write = (() => true) as never;
+      response.end = ((...args: unknown[]) => {
+        const done = args.find((arg) => typeof arg === 'function');
+        return end(internalFailure, done);
+      }) as never;
+      return writeHead(status, ...rest.filter((arg) => typeof arg === 'string'));
+    }
+    return writeHead(status, ...rest);
+  };
+}
+
 /**
  * A malformed request target or Host header is answered 400 before the
- * server adapter sees it.
+ * server adapter sees it; an answer of the adapter's own failure carries no
+ * stack trace (hideAdapterFailures).
  *
  * A POST body of undeclared length (chunked) could outgrow every limit before
  * anyone sees it: refused with 411 before yoga reads it. Browsers and GraphQL
@@ -80,6 +119,7 @@ export function capBodies(listener: RequestListener): RequestListener {
       request.resume();
       return;
     }
+    hideAdapterFailures(response);
     listener(request, response);
   };
 }

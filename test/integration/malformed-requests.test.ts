@@ -1,5 +1,7 @@
-import { connect } from 'node:net';
+import { createServer, type RequestListener } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capBodies } from '../../src/plugins/request-limits.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -88,4 +90,60 @@ describe('a malformed request', () => {
       expect(stack.vro.requests.length).toBe(before);
     },
   );
+});
+
+describe('a failure of the server adapter itself', () => {
+  const stackTrace =
+    'TypeError: Invalid URL\n    at normalizeNodeRequest (/app/node_modules/x/utils.js:10:5)';
+  const failing: Record<string, RequestListener> = {
+    headers: (_request, response) => {
+      response.setHeader('content-type', 'text/plain;charset=UTF-8');
+      response.writeHead(500);
+      response.end(stackTrace);
+    },
+    'single head': (_request, response) => {
+      response.writeHead(500, 'Internal Server Error', {
+        'content-type': 'text/plain;charset=UTF-8',
+      });
+      response.write(stackTrace);
+      response.end();
+    },
+  };
+
+  it.each(Object.keys(failing))(
+    'goes out as a JSON error without its stack trace (%s)',
+    async (kind) => {
+      const plain = createServer(capBodies(failing[kind] as RequestListener));
+      await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+      try {
+        const answer = await fetch(
+          `http://127.0.0.1:${(plain.address() as AddressInfo).port}/graphql`,
+        );
+        expect(answer.status).toBe(500);
+        const body = await answer.text();
+        expect(JSON.parse(body)).toEqual({
+          errors: [{ message: expect.any(String), extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+        });
+        expectNoInternals(body);
+      } finally {
+        plain.close();
+      }
+    },
+  );
+
+  it('leaves the gateway’s own JSON answers of 500 as they are', async () => {
+    const plain = createServer(
+      capBodies((_request, response) => {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end('{"errors":[{"message":"mine"}]}');
+      }),
+    );
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`);
+      expect(await answer.text()).toBe('{"errors":[{"message":"mine"}]}');
+    } finally {
+      plain.close();
+    }
+  });
 });
