@@ -114,6 +114,8 @@ describe('the HTTP server’s limits', () => {
     const { port } = await start({
       HTTP_HEADERS_TIMEOUT_MS: '300',
       HTTP_REQUEST_TIMEOUT_MS: '1000',
+      // Ten bytes a second keep up this rate: only the request timeout cuts the body.
+      MIN_BODY_BYTES_PER_SECOND: '1',
     });
     const socket = await openConnection(port);
     const closed = closing(socket);
