@@ -182,6 +182,10 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Open connections at most; beyond it a new connection is closed at once. */
   maxConnections: number;
+  /** Open connections at most from one socket peer address; beyond it a new one is closed at once. */
+  maxConnectionsPerAddress: number;
+  /** A request body must arrive at least this fast on average (after a first second), else 408. */
+  minBodyBytesPerSecond: number;
   /** Open subscriptions per client (its gateway token, else its address). */
   maxSubscriptionsPerClient: number;
 }
@@ -415,11 +419,26 @@ function readServerLimits(read: ReturnType<typeof reader>): ServerLimits {
       `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${requestTimeoutMs} < ${headersTimeoutMs})`,
     );
   }
+  const maxConnections = read.integer('HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000);
+  const maxConnectionsPerAddress = read.integer(
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    Math.min(128, maxConnections),
+    1,
+    1_000_000,
+  );
+  if (maxConnectionsPerAddress > maxConnections) {
+    throw new ConfigError(
+      'MAX_CONNECTIONS_PER_ADDRESS',
+      `must not be above HTTP_MAX_CONNECTIONS (${maxConnectionsPerAddress} > ${maxConnections})`,
+    );
+  }
   return {
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
-    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    maxConnections,
+    maxConnectionsPerAddress,
+    minBodyBytesPerSecond: read.integer('MIN_BODY_BYTES_PER_SECOND', 1024, 1, 1_073_741_824),
     maxSubscriptionsPerClient: read.integer('MAX_SUBSCRIPTIONS_PER_CLIENT', 20, 1, 100_000),
   };
 }

@@ -11,7 +11,7 @@ import { readUserCredentials, type UpstreamCredentials } from './credentials.ts'
 import { bearerAuthorization } from './http/auth.ts';
 import type { GatewayConfig } from './gateway-config.ts';
 import { OperationCalls } from './http/operation-calls.ts';
-import type { CallContext, UpstreamTrail } from './http/upstream-http.ts';
+import { ClientGoneError, type CallContext, type UpstreamTrail } from './http/upstream-http.ts';
 import { createLoaders, type Loaders } from './loaders/index.ts';
 import { requestInfo } from './request-info.ts';
 import type { Clients } from './upstreams/index.ts';
@@ -132,7 +132,7 @@ export function clientSignal(initial: { request: Request }): AbortSignal {
   if (res === undefined) return initial.request.signal;
   const controller = new AbortController();
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('The client went away.'));
+    if (!res.writableFinished) controller.abort(new ClientGoneError());
   });
   return controller.signal;
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { capConnectionsPerAddress, enforceBodyRate } from './http/client-connections.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 
 function readConfig(): Config {
@@ -19,7 +20,8 @@ function readConfig(): Config {
  * The Node server with the limits that keep slow or idle clients from holding
  * it: the header block and the whole request must arrive in time (checked
  * often enough for the timeouts to mean what they say), idle kept-alive
- * connections are closed, and connections beyond the cap are closed at once.
+ * connections are closed, and connections beyond the cap (in all, or from one
+ * address) are closed at once; a body must keep up a minimum rate.
  * The request timeout covers receiving the request only: an answer being
  * streamed (a subscription) is not cut by it.
  */
@@ -48,6 +50,30 @@ function createHttpServer(
     logger.warn(
       { maxConnections: limits.maxConnections, droppedSoFar: dropped },
       'connection refused: HTTP_MAX_CONNECTIONS connections are open',
+    );
+  });
+  let refusedPerAddress = 0;
+  let reportedPerAddress = 0;
+  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress, (address) => {
+    refusedPerAddress += 1;
+    if (Date.now() - reportedPerAddress < 10_000) return;
+    reportedPerAddress = Date.now();
+    logger.warn(
+      {
+        address,
+        maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
+        droppedSoFar: refusedPerAddress,
+      },
+      'connection refused: MAX_CONNECTIONS_PER_ADDRESS connections are open from this address',
+    );
+  });
+  enforceBodyRate(server, limits.minBodyBytesPerSecond, (request) => {
+    logger.info(
+      {
+        address: request.socket.remoteAddress,
+        minBodyBytesPerSecond: limits.minBodyBytesPerSecond,
+      },
+      'request body too slow (MIN_BODY_BYTES_PER_SECOND): connection closed',
     );
   });
   return server;

@@ -49,6 +49,7 @@ import { sseSingleConnection } from './plugins/sse-single-connection.ts';
 import { safeResults } from './plugins/safe-results.ts';
 import { tracingPlugin } from './plugins/tracing.ts';
 import { carryClientAddress } from './request-info.ts';
+import { uploads } from './plugins/uploads.ts';
 import { resolvers } from './resolvers/index.ts';
 import { closeClients, createClients, upstreamSeams, type Clients } from './upstreams/index.ts';
 
@@ -179,11 +180,16 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       csrf(corsOrigins, endpoint),
       clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),
       requestLimits(config.limits, endpoint),
-      sseSingleConnection(endpoint, (request, from): Response | Promise<Response> => {
-        carryClientAddress(from, request);
-        return yoga.fetch(request);
-      }),
+      sseSingleConnection(
+        endpoint,
+        (request, from): Response | Promise<Response> => {
+          carryClientAddress(from, request);
+          return yoga.fetch(request);
+        },
+        config.server.maxSubscriptionsPerClient,
+      ),
       multipartSubscriptions(),
+      uploads(config.limits.maxRequestBytes),
       operationLimits(config.limits),
       operationCost(config.limits.maxUpstreamCalls, resolvers),
       subscriptionLimit(config.server.maxSubscriptionsPerClient, identity.authenticator.required),

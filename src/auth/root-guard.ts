@@ -4,12 +4,14 @@ import {
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
+  OperationTypeNode,
   type FieldNode,
   type GraphQLField,
   type GraphQLFieldResolver,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
+  type DocumentNode,
   type SelectionSetNode,
 } from 'graphql';
 import { auditArguments, generationOf, upstreamOf } from '../audit/audit-event.ts';
@@ -40,6 +42,53 @@ function holds(caller: Caller, required: readonly string[][]): boolean {
     required.length === 0 ||
     required.some((all) => all.every((scope) => caller.scopes.has(scope as never)))
   );
+}
+
+/**
+ * True when a mutation in `document` selects a root field whose scope the
+ * caller lacks: the guard will refuse it whole, so nothing it was sent (an
+ * upload) needs reading. Fields under @skip/@include count as selected.
+ */
+export function mutationRefused(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  caller: Caller,
+): boolean {
+  const mutation = schema.getMutationType();
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const operation =
+    operationName === undefined
+      ? operations.length === 1
+        ? operations[0]
+        : undefined
+      : operations.find((o) => o.name?.value === operationName);
+  if (
+    mutation === null ||
+    mutation === undefined ||
+    operation?.operation !== OperationTypeNode.MUTATION
+  ) {
+    return false;
+  }
+  const fragments = new Map(
+    document.definitions.flatMap((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [],
+    ),
+  );
+  const seen = new Set<string>();
+  const refused = (set: SelectionSetNode): boolean =>
+    set.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) {
+        const field = mutation.getFields()[selection.name.value];
+        return field !== undefined && !holds(caller, requiredScopes(schema, field));
+      }
+      if (selection.kind === Kind.INLINE_FRAGMENT) return refused(selection.selectionSet);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment === undefined || seen.has(fragment.name.value)) return false;
+      seen.add(fragment.name.value);
+      return refused(fragment.selectionSet);
+    });
+  return refused(operation.selectionSet);
 }
 
 function scopeText(required: readonly string[][]): string {

@@ -38,8 +38,26 @@ export function yogaLogging(logger: Logger) {
     debug: (...args: unknown[]) => logger.debug({ yoga: args.map(String) }, 'yoga'),
     info: (...args: unknown[]) => logger.info({ yoga: args.map(String) }, 'yoga'),
     warn: (...args: unknown[]) => logger.warn({ yoga: args.map(String) }, 'yoga'),
-    error: (...args: unknown[]) => logger.error({ yoga: args.map(describe) }, 'yoga'),
+    error: (...args: unknown[]) => {
+      if (args.some(clientGone)) {
+        logger.debug({ yoga: args.map(describe) }, 'client closed the request');
+        return;
+      }
+      logger.error({ yoga: args.map(describe) }, 'yoga');
+    },
   };
+}
+
+/**
+ * An error that only says the client went away (the work for it was
+ * stopped): yoga logs it as unexpected, but it is no fault of the gateway.
+ */
+function clientGone(value: unknown): boolean {
+  for (let error = value; error instanceof Error;) {
+    if (error.name === 'ClientGoneError') return true;
+    error = (error as { originalError?: unknown }).originalError ?? error.cause;
+  }
+  return false;
 }
 
 function describe(value: unknown): string {

@@ -111,7 +111,12 @@ export class Metrics {
   }
 
   /** `name` becomes a label value only among the first few hundred names (see OperationNames). */
-  observeOperation(type: string, name: string, outcome: 'ok' | 'error', seconds: number): void {
+  observeOperation(
+    type: string,
+    name: string,
+    outcome: 'ok' | 'error' | 'client-gone',
+    seconds: number,
+  ): void {
     const label = this.#operationNames.label(type, name);
     this.#operations.observe({ operation_type: type, operation_name: label, outcome }, seconds);
   }

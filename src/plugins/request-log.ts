@@ -24,6 +24,19 @@ interface StreamState {
 
 const streams = new WeakMap<RequestInfo, StreamState>();
 
+/** The status recorded for a request whose client went away before its answer. */
+export const clientClosedStatus = 499;
+
+/** Client-supplied text in a log line is cut to this many characters. */
+const maxLoggedChars = 200;
+
+/** A client-supplied string as logged: at most 200 characters, and saying that it was cut. */
+export function bounded(text: string): string {
+  return text.length <= maxLoggedChars
+    ? text
+    : `${text.slice(0, maxLoggedChars)}…(${text.length} chars)`;
+}
+
 function describeOperation(args: OperationArgs): RequestInfo {
   const context = args.contextValue as { request: Request };
   const info = requestInfo(context.request);
@@ -70,26 +83,35 @@ function metricName(
 export function requestLog(logger: Logger, metrics: Metrics, credentialsRequired: boolean): Plugin {
   const record = (info: RequestInfo, status: number, caller: Caller | undefined): void => {
     const seconds = (performance.now() - info.startedAt) / 1000;
+    const gone = status === clientClosedStatus;
     const failed = status >= 400 || info.errorCodes.length > 0;
     const stream = streams.get(info);
+    const operationName = info.operationName === undefined ? null : bounded(info.operationName);
     metrics.observeOperation(
       info.operationType ?? 'none',
       metricName(info, caller, credentialsRequired),
-      failed ? 'error' : 'ok',
+      gone ? 'client-gone' : failed ? 'error' : 'ok',
       seconds,
     );
     logger.info(
       {
         requestId: info.requestId,
         clientAddress: info.clientAddress,
-        operationName: info.operationName ?? null,
+        operationName,
         operationType: info.operationType ?? null,
         status,
         durationMs: Math.round(seconds * 10000) / 10,
         upstreamCalls: info.upstreamCalls,
-        ...(caller === undefined ? {} : { caller: { name: caller.name, via: caller.via } }),
-        ...(info.errorCodes.length > 0 ? { errorCodes: [...new Set(info.errorCodes)] } : {}),
+        ...(caller === undefined
+          ? {}
+          : { caller: { name: bounded(caller.name), via: caller.via } }),
+        // A client that went away gets no answer: what the gateway made of its abort is no error.
+        ...(info.errorCodes.length > 0 && !gone
+          ? { errorCodes: [...new Set(info.errorCodes)] }
+          : {}),
         ...(stream === undefined ? {} : { events: stream.events, ended: stream.ended }),
+        // nginx's 499: the client closed the request before its answer.
+        ...(gone && stream === undefined ? { ended: 'client-gone' } : {}),
       },
       'graphql request',
     );
@@ -147,7 +169,7 @@ export function requestLog(logger: Logger, metrics: Metrics, credentialsRequired
         stream.finish = () => record(info, response.status, caller);
         return;
       }
-      record(info, response.status, caller);
+      record(info, request.signal.aborted ? clientClosedStatus : response.status, caller);
     },
   };
 }

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
+import { callerKey } from '../auth/caller-key.ts';
+import { requestAuth } from '../auth/request-auth.ts';
 import { errorResponse } from './error-response.ts';
 
 const tokenHeader = 'x-graphql-event-stream-token';
@@ -7,14 +11,29 @@ const tokenHeader = 'x-graphql-event-stream-token';
 const reservationMs = 30_000;
 const pingMs = 12_000;
 const encoder = new TextEncoder();
+/** Bytes of events one stream may hold that its client has not taken yet. */
+export const maxQueuedBytesPerStream = 1024 * 1024;
+/** Operations running at once on one stream. */
+export const maxOperationsPerStream = 100;
 
 interface Stream {
+  /** Whom the stream counts against (see callerKey). */
+  owner: string;
   /** Messages waiting for the client to connect (the protocol allows sending before it does). */
-  queued: string[];
-  write: ((message: string) => void) | undefined;
+  queued: Uint8Array[];
+  queuedBytes: number;
+  /** Once connected: queues a message for the socket. */
+  write: ((bytes: Uint8Array) => void) | undefined;
+  /** Bytes that can still be queued: none while the client does not read what it was sent. */
+  room: () => number;
   operations: Map<string, AbortController>;
   expiry: NodeJS.Timeout;
 }
+
+const congested = {
+  message: 'The event stream is not being read fast enough: this operation was stopped.',
+  extensions: { code: 'RATE_LIMITED' },
+};
 
 const message = (event: 'next' | 'complete', data: unknown): string =>
   `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -28,58 +47,98 @@ const message = (event: 'next' | 'complete', data: unknown): string =>
  * gateway (yoga's distinct-connection SSE, with the POST's headers), so client
  * tokens, CSRF, limits, the allow-list, logs and error codes apply as to any
  * other request. Requests without a token, PUT aside, are not this plugin's.
+ *
+ * A stream whose client does not read it holds at most 1 MiB of events: an
+ * operation whose next event does not fit is stopped (its upstream work
+ * too), and a POST to a stream that holds three quarters of that, or already
+ * runs 100 operations, is refused (429, RATE_LIMITED). One client (caller, or address
+ * when anonymous) holds at most `maxStreamsPerClient` streams
+ * (MAX_SUBSCRIPTIONS_PER_CLIENT), reserved or open.
  */
 export function sseSingleConnection(
   endpoint: string,
   /** Runs an operation's own request; `from` is the client's POST that started it. */
   run: (request: Request, from: Request) => Response | Promise<Response>,
+  maxStreamsPerClient: number,
 ): Plugin {
   const streams = new Map<string, Stream>();
+  const owned = new Map<string, number>();
 
   const close = (token: string): void => {
     const stream = streams.get(token);
     if (stream === undefined) return;
     streams.delete(token);
+    const left = (owned.get(stream.owner) ?? 1) - 1;
+    if (left > 0) owned.set(stream.owner, left);
+    else owned.delete(stream.owner);
     clearTimeout(stream.expiry);
     for (const operation of stream.operations.values()) operation.abort();
   };
-  const send = (stream: Stream, text: string): void => {
-    if (stream.write === undefined) stream.queued.push(text);
-    else stream.write(text);
+  /** Queues `text` when it fits; false when the client is not taking what it was sent. */
+  const send = (stream: Stream, text: string): boolean => {
+    const bytes = encoder.encode(text);
+    if (bytes.byteLength > stream.room()) return false;
+    if (stream.write === undefined) {
+      stream.queued.push(bytes);
+      stream.queuedBytes += bytes.byteLength;
+    } else stream.write(bytes);
+    return true;
   };
 
-  const reserve = (): Response => {
+  const reserve = (request: Request): Response => {
+    const owner = callerKey(requestAuth(request), undefined);
+    const count = owned.get(owner) ?? 0;
+    if (count >= maxStreamsPerClient) {
+      return errorResponse(
+        429,
+        'RATE_LIMITED',
+        `This client already holds ${count} event streams, the most MAX_SUBSCRIPTIONS_PER_CLIENT allows: close one before reserving another.`,
+      );
+    }
+    owned.set(owner, count + 1);
     const token = randomUUID();
-    streams.set(token, {
+    const stream: Stream = {
+      owner,
       queued: [],
+      queuedBytes: 0,
       write: undefined,
+      room: () => maxQueuedBytesPerStream - stream.queuedBytes,
       operations: new Map(),
       expiry: setTimeout(() => close(token), reservationMs).unref(),
-    });
+    };
+    streams.set(token, stream);
     return new Response(token, {
       status: 201,
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     });
   };
 
-  const connect = (token: string, stream: Stream): Response => {
+  const connect = (token: string, stream: Stream, socket: Writable | undefined): Response => {
     if (stream.write !== undefined) {
       return errorResponse(409, 'BAD_USER_INPUT', 'This event stream is already open.');
     }
     clearTimeout(stream.expiry);
     let ping: NodeJS.Timeout | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        stream.write = (text) => controller.enqueue(encoder.encode(text));
-        stream.write(':\n\n');
-        for (const text of stream.queued.splice(0)) stream.write(text);
-        ping = setInterval(() => stream.write?.(':\n\n'), pingMs);
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          stream.write = (bytes) => controller.enqueue(bytes);
+          // Node's own buffer of the answer counts too: the server adapter reads
+          // the body as fast as it comes, whether or not the socket drains.
+          stream.room = () => (controller.desiredSize ?? 0) - (socket?.writableLength ?? 0);
+          stream.write(encoder.encode(':\n\n'));
+          for (const bytes of stream.queued.splice(0)) stream.write(bytes);
+          stream.queuedBytes = 0;
+          ping = setInterval(() => send(stream, ':\n\n'), pingMs);
+        },
+        cancel() {
+          clearInterval(ping);
+          close(token);
+        },
       },
-      cancel() {
-        clearInterval(ping);
-        close(token);
-      },
-    });
+      // What the socket has not taken yet, counted in bytes.
+      { highWaterMark: maxQueuedBytesPerStream, size: (chunk) => chunk.byteLength },
+    );
     return new Response(body, {
       headers: {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -105,6 +164,16 @@ export function sseSingleConnection(
     }
     if (stream.operations.has(operationId)) {
       return errorResponse(409, 'BAD_USER_INPUT', `Operation ${operationId} already exists.`);
+    }
+    if (
+      stream.room() < maxQueuedBytesPerStream / 4 ||
+      stream.operations.size >= maxOperationsPerStream
+    ) {
+      return errorResponse(
+        429,
+        'RATE_LIMITED',
+        `The event stream is not being read fast enough (or runs ${maxOperationsPerStream} operations): read it, or wait, before starting another operation.`,
+      );
     }
     const abort = new AbortController();
     stream.operations.set(operationId, abort);
@@ -153,7 +222,18 @@ export function sseSingleConnection(
           buffer = buffer.slice(end + 2);
           const data = /^data: ?(.+)$/m.exec(block)?.[1];
           if (/^event: ?next$/m.test(block) && data !== undefined) {
-            send(stream, message('next', { id, payload: JSON.parse(data) as unknown }));
+            const sent = send(
+              stream,
+              message('next', { id, payload: JSON.parse(data) as unknown }),
+            );
+            if (!sent) {
+              // The client does not read its stream: the operation is stopped, not queued for ever.
+              stream.operations.delete(id);
+              abort.abort();
+              send(stream, message('next', { id, payload: { errors: [congested] } }));
+              send(stream, message('complete', { id }));
+              return;
+            }
           }
         }
       }
@@ -172,7 +252,7 @@ export function sseSingleConnection(
       const endResponse = (response: Response): void => payload.endResponse(response);
       if (url.pathname !== endpoint) return;
       if (request.method === 'PUT') {
-        endResponse(reserve());
+        endResponse(reserve(request));
         return;
       }
       const token = request.headers.get(tokenHeader) ?? url.searchParams.get('token');
@@ -181,7 +261,8 @@ export function sseSingleConnection(
       if (stream === undefined) {
         endResponse(errorResponse(404, 'BAD_USER_INPUT', 'No event stream has this token.'));
       } else if (request.method === 'GET') {
-        endResponse(connect(token, stream));
+        const { res } = payload.serverContext as { res?: ServerResponse };
+        endResponse(connect(token, stream, res));
       } else if (request.method === 'POST') {
         endResponse(await start(request, stream));
       } else if (request.method === 'DELETE') {

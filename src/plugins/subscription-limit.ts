@@ -1,20 +1,23 @@
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { callerKey } from '../auth/caller-key.ts';
+import { requestAuth } from '../auth/request-auth.ts';
 import { credentialKey } from '../credentials.ts';
 import { requestInfo } from '../request-info.ts';
 import { bearerTokenOf } from './client-auth.ts';
 
 /**
- * Who a subscription counts against: its gateway token when the gateway
- * requires one (checked before this runs), else the address it connects
- * from. Kept as a digest: the token itself is not held.
+ * Who a subscription counts against: the caller (see callerKey), else its
+ * bearer token when the gateway requires one (kept as a digest: the token
+ * itself is not held), else its address.
  */
 function clientOf(context: { request: Request }, byToken: boolean): string {
-  if (byToken) {
+  const auth = requestAuth(context.request);
+  if (byToken && (auth === undefined || auth.caller.via === 'anonymous')) {
     const token = bearerTokenOf(context.request.headers.get('authorization'));
     if (token !== undefined) return `token:${credentialKey(token)}`;
   }
-  return `address:${requestInfo(context.request).clientAddress ?? 'unknown'}`;
+  return callerKey(auth, requestInfo(context.request).clientAddress ?? undefined);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/raw-http.ts';
@@ -39,6 +39,31 @@ function closing(socket: Socket): Promise<{ received: string; at: number }> {
   return new Promise((resolve) =>
     socket.once('close', () => resolve({ received, at: Date.now() })),
   );
+}
+
+/** A tiny query from another loopback address (127.0.0.2): what another client sees. */
+function tinyQueryFromElsewhere(port: number): Promise<{ status: number | undefined; ms: number }> {
+  const body = JSON.stringify({ query: '{ __typename }' });
+  const began = Date.now();
+  return new Promise((resolve) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: '127.0.0.2',
+        method: 'POST',
+        path: '/graphql',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (answer) => {
+        answer.resume();
+        answer.once('end', () => resolve({ status: answer.statusCode, ms: Date.now() - began }));
+      },
+    );
+    outgoing.once('error', () => resolve({ status: undefined, ms: Date.now() - began }));
+    outgoing.end(body);
+  });
 }
 
 const health = (port: number) => rawRequest(new URL(`http://127.0.0.1:${port}/health`), 'GET');
@@ -89,6 +114,8 @@ describe('the HTTP server’s limits', () => {
     const { port } = await start({
       HTTP_HEADERS_TIMEOUT_MS: '300',
       HTTP_REQUEST_TIMEOUT_MS: '1000',
+      // Ten bytes a second keep up this rate: only the request timeout cuts the body.
+      MIN_BODY_BYTES_PER_SECOND: '1',
     });
     const socket = await openConnection(port);
     const closed = closing(socket);
@@ -105,6 +132,61 @@ describe('the HTTP server’s limits', () => {
     } finally {
       clearInterval(drip);
     }
+  });
+
+  it('answers another client’s tiny query within a second while one address holds 1,000 connections trickling their bodies', async () => {
+    // Every limit at its default: HTTP_MAX_CONNECTIONS is 1,000, HTTP_REQUEST_TIMEOUT_MS 300 s.
+    const { port, gateway } = await start({});
+    const attack: Socket[] = [];
+    for (let i = 0; i < 1000; i += 1) attack.push(await openConnection(port));
+    for (const socket of attack) {
+      socket.write(
+        'POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
+      );
+    }
+    const answer = await tinyQueryFromElsewhere(port);
+    expect(answer.status).toBe(200);
+    expect(answer.ms).toBeLessThan(1000);
+    await gateway.waitForLog((line) => line.msg.includes('MAX_CONNECTIONS_PER_ADDRESS'));
+    for (const socket of attack) socket.destroy();
+  });
+
+  it('closes a body that trickles below MIN_BODY_BYTES_PER_SECOND (408) within seconds, not HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const { port } = await start({});
+    const socket = await openConnection(port);
+    const closed = closing(socket);
+    const opened = Date.now();
+    socket.write(
+      'POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
+    );
+    // 10 bytes a second, never idle: only a rate catches it.
+    const drip = setInterval(() => socket.write(' '), 100);
+    try {
+      const outcome = await Promise.race([closed, sleep(6000).then(() => undefined)]);
+      expect(outcome?.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(outcome?.received).toContain('MIN_BODY_BYTES_PER_SECOND');
+      expect((outcome?.at ?? Infinity) - opened).toBeLessThan(4000);
+    } finally {
+      clearInterval(drip);
+    }
+  });
+
+  it('serves a slow body that keeps up MIN_BODY_BYTES_PER_SECOND for two seconds', async () => {
+    const { port } = await start({ MIN_BODY_BYTES_PER_SECOND: '1024' });
+    const body = JSON.stringify({ query: '{ __typename }' }).padEnd(3000, ' ');
+    const socket = await openConnection(port);
+    const closed = closing(socket);
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: gateway\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
+    // 1,500 bytes a second.
+    for (let at = 0; at < body.length; at += 300) {
+      socket.write(body.slice(at, at + 300));
+      await sleep(200);
+    }
+    const { received } = await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain('"__typename":"Query"');
   });
 
   it('does not cut a subscription that outlives HTTP_REQUEST_TIMEOUT_MS', async () => {

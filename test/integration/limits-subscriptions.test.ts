@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { epochSeconds, signingKey, signJwt, startJwksServer } from '../helpers/jwks.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 
@@ -161,6 +162,40 @@ describe('MAX_SUBSCRIPTIONS_PER_CLIENT', () => {
     const b = { authorization: 'Bearer front-b' };
     expect(await openUntilRefused(served, id, a)).toBe(1);
     expect(await openUntilRefused(served, id, b)).toBe(1);
+  });
+
+  it('counts per caller, not per credential: fresh JWTs of one subject share its places, another subject has its own', async () => {
+    const key = await signingKey('ES256', 'k1');
+    const jwks = await startJwksServer([key.jwk]);
+    cleanups.push(() => jwks.close());
+    const issuer = 'https://idp.example/realms/vmw';
+    const served = await serve({
+      MAX_SUBSCRIPTIONS_PER_CLIENT: '1',
+      GATEWAY_TOKENS: 'front-a',
+      JWT_JWKS_URL: jwks.url,
+      JWT_ISSUER: issuer,
+      JWT_AUDIENCE: 'vmw-graphql-gateway',
+    });
+    const id = await served.start();
+    const jwtOf = async (sub: string, nonce: number) => ({
+      authorization: `Bearer ${await signJwt(
+        key.privateKey,
+        { alg: key.alg, kid: key.kid },
+        {
+          iss: issuer,
+          aud: 'vmw-graphql-gateway',
+          sub,
+          preferred_username: sub,
+          scope: 'read',
+          iat: epochSeconds() - nonce,
+          exp: epochSeconds() + 600,
+        },
+      )}`,
+    });
+    expect((await served.subscribe(id, await jwtOf('alice', 0))).status).toBe(200);
+    // The same person with a credential of a different text: still one caller.
+    expect((await served.subscribe(id, await jwtOf('alice', 5))).status).toBe(429);
+    expect((await served.subscribe(id, await jwtOf('bob', 0))).status).toBe(200);
   });
 
   it('counts per address otherwise', async () => {

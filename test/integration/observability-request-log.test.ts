@@ -209,3 +209,22 @@ describe('the log line of a request refused before it runs', () => {
     expect(line?.errorCodes).toEqual(['BAD_USER_INPUT']);
   });
 });
+
+describe('client-supplied text in the request log', () => {
+  it('cuts a 450 KB operation name to 200 characters in the log line and the metric label', async () => {
+    const name = `Q${'x'.repeat(450_000)}`;
+    const answer = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `query ${name} { __typename }`, operationName: name }),
+    });
+    expect(answer.status).toBe(200);
+    const requestId = answer.headers.get('x-request-id') ?? '';
+    const [line] = requestLines(requestId);
+    expect(line?.operationName?.startsWith('Qxxx')).toBe(true);
+    expect(line?.operationName?.length).toBeLessThan(250);
+    expect(JSON.stringify(line).length).toBeLessThan(2000);
+    const metrics = await (await stack.fetch('/metrics')).text();
+    expect(metrics.length).toBeLessThan(450_000);
+  });
+});

@@ -8,6 +8,8 @@ describe('loadConfig: the HTTP server’s limits', () => {
       requestTimeoutMs: 300_000,
       keepAliveTimeoutMs: 5000,
       maxConnections: 1000,
+      maxConnectionsPerAddress: 128,
+      minBodyBytesPerSecond: 1024,
       maxSubscriptionsPerClient: 20,
     });
   });
@@ -18,6 +20,8 @@ describe('loadConfig: the HTTP server’s limits', () => {
       HTTP_REQUEST_TIMEOUT_MS: '60000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       HTTP_MAX_CONNECTIONS: '50',
+      MAX_CONNECTIONS_PER_ADDRESS: '10',
+      MIN_BODY_BYTES_PER_SECOND: '100',
       MAX_SUBSCRIPTIONS_PER_CLIENT: '3',
     });
     expect(config.server).toEqual({
@@ -25,6 +29,8 @@ describe('loadConfig: the HTTP server’s limits', () => {
       requestTimeoutMs: 60_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 50,
+      maxConnectionsPerAddress: 10,
+      minBodyBytesPerSecond: 100,
       maxSubscriptionsPerClient: 3,
     });
   });
@@ -35,11 +41,21 @@ describe('loadConfig: the HTTP server’s limits', () => {
     ['HTTP_REQUEST_TIMEOUT_MS', '-1'],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '1.5'],
     ['HTTP_MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', '0'],
+    ['MIN_BODY_BYTES_PER_SECOND', '0'],
+    ['MIN_BODY_BYTES_PER_SECOND', 'slow'],
     ['MAX_SUBSCRIPTIONS_PER_CLIENT', '0'],
     ['MAX_SUBSCRIPTIONS_PER_CLIENT', 'many'],
   ])('stops on a bad %s (%s) and names the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable} `));
+  });
+
+  it('caps connections per address at HTTP_MAX_CONNECTIONS by default, and refuses a cap above it', () => {
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS: '40' }).server.maxConnectionsPerAddress).toBe(40);
+    expect(() =>
+      loadConfig({ HTTP_MAX_CONNECTIONS: '40', MAX_CONNECTIONS_PER_ADDRESS: '41' }),
+    ).toThrow(/^MAX_CONNECTIONS_PER_ADDRESS .*HTTP_MAX_CONNECTIONS/);
   });
 
   it('refuses a request timeout shorter than the headers timeout', () => {
