@@ -211,9 +211,12 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   });
   return {
     yoga,
-    requestListener: checksHosts(config)
-      ? checkHosts(config.allowedHosts, capBodies(yoga.requestListener))
-      : capBodies(yoga.requestListener),
+    // a malformed target or Host is answered 400 before any name is judged
+    requestListener: capBodies(
+      checksHosts(config)
+        ? checkHosts(config.allowedHosts, yoga.requestListener)
+        : yoga.requestListener,
+    ),
     clients,
     identity,
     readiness,

@@ -28,9 +28,12 @@ export function requestLimits(limits: Limits, endpoint: string): Plugin {
   };
 }
 
-/** A host name, IPv4 or bracketed IPv6 address, with an optional port: all a Host header may be. */
+/**
+ * A host name (a fully qualified one may end in a dot), IPv4 or bracketed
+ * IPv6 address, with an optional port: all a Host header may be.
+ */
 const hostPattern =
-  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
 /**
  * Why a request's target or Host cannot be served, or undefined when both

@@ -66,7 +66,7 @@ describe('a client that goes away', () => {
     const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
     socket.on('error', () => undefined);
     socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
     );
     const { ended } = await arrival;
     socket.destroy();

@@ -141,7 +141,7 @@ describe('the HTTP server’s limits', () => {
     for (let i = 0; i < 1000; i += 1) attack.push(await openConnection(port));
     for (const socket of attack) {
       socket.write(
-        'POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
+        'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
       );
     }
     const answer = await tinyQueryFromElsewhere(port);
@@ -157,7 +157,7 @@ describe('the HTTP server’s limits', () => {
     const closed = closing(socket);
     const opened = Date.now();
     socket.write(
-      'POST /graphql HTTP/1.1\r\nHost: gateway\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"query":',
     );
     // 10 bytes a second, never idle: only a rate catches it.
     const drip = setInterval(() => socket.write(' '), 100);
@@ -177,7 +177,7 @@ describe('the HTTP server’s limits', () => {
     const socket = await openConnection(port);
     const closed = closing(socket);
     socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: gateway\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
     );
     // 1,500 bytes a second.
     for (let at = 0; at < body.length; at += 300) {

@@ -42,11 +42,11 @@ function expectNoInternals(raw: string): void {
 
 describe('a malformed request', () => {
   it.each([
-    ['an asterisk target', 'GET * HTTP/1.1\r\nHost: gateway\r\nConnection: close'],
-    ['an OPTIONS asterisk target', 'OPTIONS * HTTP/1.1\r\nHost: gateway\r\nConnection: close'],
+    ['an asterisk target', 'GET * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close'],
+    ['an OPTIONS asterisk target', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close'],
     [
       'an absolute-form target',
-      'GET http://x/graphql?query=%7B__typename%7D HTTP/1.1\r\nHost: gateway\r\nConnection: close',
+      'GET http://x/graphql?query=%7B__typename%7D HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close',
     ],
     [
       'a Host that is no host',
@@ -81,7 +81,7 @@ describe('a malformed request', () => {
       const body = Buffer.from(await encoded.arrayBuffer());
       const before = stack.vro.requests.length;
       const raw = await exchange(
-        `POST /graphql HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\ncontent-type: ${encoded.headers.get('content-type')}\r\ncontent-length: ${body.length}`,
+        `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\ncontent-type: ${encoded.headers.get('content-type')}\r\ncontent-length: ${body.length}`,
         body.toString('latin1'),
       );
       expect(statusOf(raw)).toBe(400);

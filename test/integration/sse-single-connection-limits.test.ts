@@ -36,7 +36,7 @@ async function openUnread(streamToken: string, token: string): Promise<Socket> {
   socket.on('error', () => undefined);
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(
-    `GET /graphql HTTP/1.1\r\nHost: gateway\r\naccept: text/event-stream\r\n` +
+    `GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\naccept: text/event-stream\r\n` +
       `authorization: Bearer ${token}\r\n${streamHeader}: ${streamToken}\r\n\r\n`,
   );
   socket.pause();

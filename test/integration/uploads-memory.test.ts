@@ -56,7 +56,7 @@ function upload(port: number, token: string, fileBytes: number): Promise<string>
       resolve(received);
     });
     socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\nx-graphql-csrf: 1\r\nAuthorization: Bearer ${token}\r\n` +
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nx-graphql-csrf: 1\r\nAuthorization: Bearer ${token}\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`,
     );
     socket.write(head);
