@@ -17,6 +17,7 @@ WORKDIR /app
 COPY --from=dependencies --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
 COPY --chown=root:root src ./src
+COPY --chown=root:root simulators ./simulators
 COPY --chown=root:root schema ./schema
 COPY --chown=root:root examples ./examples
 # The image's files stay root-owned and read-only to the process.

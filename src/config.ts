@@ -491,7 +491,7 @@ function checkedAllowList(file: string | undefined): string | undefined {
 }
 
 /** One CORS_ORIGINS entry as a browser's Origin header spells it (`https://app.example:8443`). */
-/** The built-in simulators' knobs, as `src/simulators/cli.ts` has them for a process of their own. */
+/** The built-in simulators' knobs, as `simulators/cli.ts` has them for a process of their own. */
 export interface SimulatorSettings {
   /** SIMULATOR_VRO_STEP_MS: how long each state of a simulated workflow run lasts. */
   vroStepMs: number;
@@ -503,7 +503,7 @@ export interface SimulatorSettings {
   faultKinds: readonly string[];
 }
 
-/** A simulator fault by its name: an HTTP status, or a broken answer (src/simulators/random-faults.ts). */
+/** A simulator fault by its name: an HTTP status, or a broken answer (simulators/random-faults.ts). */
 export const faultKindName = /^(?:[1-5]\d\d|reset|reset-mid-body|malformed|truncated)$/;
 
 function readSimulatorSettings(read: ReturnType<typeof reader>): SimulatorSettings {

@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   // Loaded once the configuration holds: a bad one fails at once.
   const { createGateway } = await import('./server.ts');
-  const { startSimulators } = await import('./simulators/index.ts');
+  const { startSimulators } = await import('../simulators/index.ts');
   const logger = createLogger(config.logLevel);
   for (const service of ['vro', 'vra', 'nsx'] as const) {
     if (config[service].tlsInsecure) {

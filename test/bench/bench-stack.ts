@@ -73,7 +73,7 @@ export const gatewayDefaults: Readonly<Record<string, string>> = {
 /** The simulators (one process) and a gateway (another) pointed at them. */
 export async function startBenchStack(options: BenchStackOptions = {}): Promise<BenchStack> {
   const sim = options.simulators ?? {};
-  const simArgs = ['src/simulators/cli.ts', '--control-port', '0'];
+  const simArgs = ['simulators/cli.ts', '--control-port', '0'];
   if (sim.latencyMs !== undefined) simArgs.push('--latency-ms', String(sim.latencyMs));
   if (sim.knee !== undefined) simArgs.push('--knee', String(sim.knee));
   if (sim.faultProbability !== undefined) {
@@ -84,7 +84,7 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   if (sim.nsxFirewallBytes !== undefined) {
     simArgs.push('--only', 'vro,vra');
     nsxSimulator = spawnNode('nsx simulator', [
-      'src/simulators/cli.ts',
+      'simulators/cli.ts',
       '--only',
       'nsx',
       '--nsx-firewall-bytes',

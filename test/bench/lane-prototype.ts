@@ -21,7 +21,7 @@ import { createContext } from '../../src/context.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { requestInfo } from '../../src/request-info.ts';
 import { createGateway } from '../../src/server.ts';
-import { startSimulators } from '../../src/simulators/index.ts';
+import { startSimulators } from '../../simulators/index.ts';
 
 const config = loadConfig(process.env);
 const logger = createLogger(config.logLevel);

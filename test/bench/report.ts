@@ -88,7 +88,7 @@ export function benchmarksMarkdown(run: Run): string {
     '',
     'Written by `npm run bench` (`test/bench/run.ts`); do not edit by hand. Every',
     `scenario runs the gateway (\`node ${startFlags().join(' ')} src/main.ts\`, as \`npm start\``,
-    'does) and the upstream simulators (`node src/simulators/cli.ts`) as separate',
+    'does) and the upstream simulators (`node simulators/cli.ts`) as separate',
     'processes and talks real HTTP over loopback; load comes from',
     '[autocannon](https://github.com/mcollina/autocannon), run in a process of its own.',
     '',
@@ -128,7 +128,7 @@ export function benchmarksMarkdown(run: Run): string {
     '  Throughput is responses divided by the measured time. Each load row is preceded by a',
     '  discarded warm-up run of the same shape.',
     "- Upstream call counts come from the simulators' process (a loopback control port of",
-    '  `src/simulators/cli.ts` serving request counts by method and path).',
+    '  `simulators/cli.ts` serving request counts by method and path).',
     '- Latency and throughput depend on what else the machine runs (see the load average',
     '  above); CPU ms per operation, read from /proc/<pid>/stat, much less so.',
     '- `npm run bench -- --quick` is a one-minute smoke run; `--help` lists the flags',
@@ -136,7 +136,7 @@ export function benchmarksMarkdown(run: Run): string {
     '  `--cpu-prof <dir>` profiles every gateway it starts; `node test/bench/profile-summary.ts',
     '  <file>.cpuprofile` then shows where the time went.',
     '- The simulators can be started on their own, for a gateway or a client of your own:',
-    '  `node src/simulators/cli.ts --help`.',
+    '  `node simulators/cli.ts --help`.',
     '',
   ].join('\n');
 }

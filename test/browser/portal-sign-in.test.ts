@@ -18,7 +18,7 @@ const skipped = missing ? ` (skipped: ${chromiumPath} is absent)` : '';
 /** Screenshots for a person to look at (gitignored). */
 const shots = new URL('../../test-results/portal-sign-in/', import.meta.url);
 
-/** Default users of the vRA simulator (src/simulators/vra/users.ts). */
+/** Default users of the vRA simulator (simulators/vra/users.ts). */
 const dba = { username: 'dba@vsphere.local', password: 'dba-simulator' };
 const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
 const tester = { username: 'tester@vsphere.local', password: 'tester-simulator' };

@@ -12,7 +12,7 @@ const shots = new URL('../../test-results/portal/', import.meta.url);
 const centos = 'c7a0e3d2-5b1f-4c8e-9a6d-3f2b1e0d9c01';
 const provisionLinux = 'a9488d99-0bbb-4599-91ce-5dd2b45ed1f0';
 const waitForSignal = 'a28defe3-9bf0-4273-9247-6f57a5e5a5ab';
-/** A default user of the vRA simulator, entitled to CentOS 7 Machine (src/simulators/vra/users.ts). */
+/** A default user of the vRA simulator, entitled to CentOS 7 Machine (simulators/vra/users.ts). */
 const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
 
 describe.skipIf(missing)(
@@ -68,7 +68,7 @@ describe.skipIf(missing)(
       await card.waitFor({ timeout: 30_000 });
       expect(await card.innerText()).toContain('CentOS 7 Machine');
       expect(await card.innerText()).toContain('A CentOS 7 virtual machine on vSphere');
-      // the developer's entitled items (src/simulators/vra/consumer-seed.ts), not the restricted one
+      // the developer's entitled items (simulators/vra/consumer-seed.ts), not the restricted one
       expect(await page!.locator('#catalog-items .card strong').allInnerTexts()).toEqual([
         'CentOS 7 Machine',
         'Three-tier Web Application',

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Env } from '../../src/config.ts';
 import type { UpstreamService } from '../../src/errors.ts';
-import type { Fault } from '../../src/simulators/faults.ts';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { Fault } from '../../simulators/faults.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type GraphQLAnswer, type Stack, type StackOptions } from './stack.ts';
 
 /** One field per upstream, each needing exactly one read of it (vRA: and a token). */

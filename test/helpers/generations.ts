@@ -5,14 +5,14 @@
  * generation under the same names. vRO trusts the tokens of the vRA it sits
  * beside (its `bearerUser` is that vRA's), as with VRO_AUTH_MODE=vra-token.
  */
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import {
   developmentProject,
   qualityProject,
   seededTemplates,
   startVra8Simulator,
   type Vra8Simulator,
-} from '../../src/simulators/vra8/index.ts';
+} from '../../simulators/vra8/index.ts';
 import type { Example } from './examples.ts';
 import { startStack, type Stack, type StackOptions } from './stack.ts';
 

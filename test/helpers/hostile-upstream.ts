@@ -11,7 +11,7 @@ import {
   startSimServer,
   type RecordedRequest,
   type SimServer,
-} from '../../src/simulators/sim-server.ts';
+} from '../../simulators/sim-server.ts';
 
 export type Service = 'vro' | 'vra' | 'nsx';
 

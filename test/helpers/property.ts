@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { readXml, type SimElement } from '../../src/simulators/nsx/sim-xml.ts';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import { readXml, type SimElement } from '../../simulators/nsx/sim-xml.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import type { Stack } from './stack.ts';
 import { contractCodes } from './contract-codes.ts';
 

@@ -10,17 +10,17 @@ import {
   startNsxSimulator,
   type NsxSimulator,
   type NsxSimulatorOptions,
-} from '../../src/simulators/nsx/index.ts';
+} from '../../simulators/nsx/index.ts';
 import {
   startVraSimulator,
   type VraSimulator,
   type VraSimulatorOptions,
-} from '../../src/simulators/vra/index.ts';
+} from '../../simulators/vra/index.ts';
 import {
   startVroSimulator,
   type VroSimulator,
   type VroSimulatorOptions,
-} from '../../src/simulators/vro/index.ts';
+} from '../../simulators/vro/index.ts';
 
 export interface GraphQLAnswer<T = Record<string, unknown>> {
   status: number;

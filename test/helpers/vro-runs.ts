@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import type { Stack } from './stack.ts';
 
 /** What `action` answered, and the requests vRO received meanwhile. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { vroReceived } from '../helpers/vro-runs.ts';
 

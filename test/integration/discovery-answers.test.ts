@@ -7,13 +7,13 @@
  * Everything through HTTP, asserting on what the simulators received.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GuardedAnswer, RedirectStatus } from '../../src/simulators/guarded-answer.ts';
+import type { GuardedAnswer, RedirectStatus } from '../../simulators/guarded-answer.ts';
 import {
   simulatorUsers,
   startVraSimulator,
   type VraSimulator,
-} from '../../src/simulators/vra/index.ts';
-import { startNsxtSimulator } from '../../src/simulators/nsxt/index.ts';
+} from '../../simulators/vra/index.ts';
+import { startNsxtSimulator } from '../../simulators/nsxt/index.ts';
 import { basicAuthorization } from '../../src/http/auth.ts';
 import { startStack, type Stack, type StackOptions } from '../helpers/stack.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';

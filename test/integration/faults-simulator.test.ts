@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startNsxSimulator, type NsxSimulator } from '../../src/simulators/nsx/index.ts';
-import { readXml } from '../../src/simulators/nsx/sim-xml.ts';
-import { startSimServer, type SimServer } from '../../src/simulators/sim-server.ts';
-import { startVraSimulator, type VraSimulator } from '../../src/simulators/vra/index.ts';
-import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/index.ts';
+import { readXml } from '../../simulators/nsx/sim-xml.ts';
+import { startSimServer, type SimServer } from '../../simulators/sim-server.ts';
+import { startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
+import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 
 /** A handler in the style Node allows besides writeHead: setHeader, statusCode, write, end. */

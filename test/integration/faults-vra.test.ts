@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Fault } from '../../src/simulators/faults.ts';
+import type { Fault } from '../../simulators/faults.ts';
 import {
   acrossUpstreams,
   describeReadFaults,

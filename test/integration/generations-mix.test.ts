@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createGateway, type Gateway } from '../../src/server.ts';
-import { startSimulators, type StartedSimulators } from '../../src/simulators/index.ts';
+import { startSimulators, type StartedSimulators } from '../../simulators/index.ts';
 
 let simulators: StartedSimulators | undefined;
 let gateway: Gateway | undefined;

@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyTooLargeError, dispatchForText } from '../../src/http/dispatch-text.ts';
-import { sendText, startSimServer, type SimServer } from '../../src/simulators/sim-server.ts';
+import { sendText, startSimServer, type SimServer } from '../../simulators/sim-server.ts';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

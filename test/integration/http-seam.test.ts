@@ -15,7 +15,7 @@ import {
   sendText,
   type SimHandler,
   type SimServer,
-} from '../../src/simulators/sim-server.ts';
+} from '../../simulators/sim-server.ts';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

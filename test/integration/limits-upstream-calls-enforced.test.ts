@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createGateway, type Gateway } from '../../src/server.ts';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startHostileUpstreams, type HostileUpstreams } from '../helpers/hostile-upstream.ts';
 import { memoryAuditLog } from '../helpers/stack.ts';
 

@@ -5,7 +5,7 @@
  * made once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { until } from '../helpers/wait.ts';
 import { startStack, upstreamCalls, type Stack } from '../helpers/stack.ts';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNsxSimulator, type NsxSimulator } from '../../src/simulators/nsx/index.ts';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
-import { startVraSimulator, type VraSimulator } from '../../src/simulators/vra/index.ts';
-import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/index.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
+import { startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
+import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { spawnGateway, type SpawnedGateway } from '../helpers/spawn-gateway.ts';
 import { simulatorsEnv } from '../helpers/stack.ts';

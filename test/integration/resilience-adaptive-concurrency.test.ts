@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KneeLoad } from '../../src/simulators/knee.ts';
+import { KneeLoad } from '../../simulators/knee.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const stacks: Stack[] = [];

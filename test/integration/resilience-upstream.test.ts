@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type Stack, type StackOptions } from '../helpers/stack.ts';
 import { sleep } from '../helpers/wait.ts';
 
@@ -236,7 +236,7 @@ describe('/ready', () => {
     expect(strict.status).toBe(503);
     expect(strict.body.status).toBe('not ready');
 
-    const { startNsxSimulator } = await import('../../src/simulators/nsx/index.ts');
+    const { startNsxSimulator } = await import('../../simulators/nsx/index.ts');
     const back = await startNsxSimulator({ port });
     try {
       await sleep(150);

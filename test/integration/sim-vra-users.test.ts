@@ -3,13 +3,13 @@ import {
   databaseAdministratorsGroup,
   developmentGroup,
   qualityGroup,
-} from '../../src/simulators/vra/consumer-seed.ts';
+} from '../../simulators/vra/consumer-seed.ts';
 import {
   simulatorUsers,
   startVraSimulator,
   type VraSimulator,
-} from '../../src/simulators/vra/index.ts';
-import { vraErrorBody } from '../../src/simulators/vra/vra-errors.ts';
+} from '../../simulators/vra/index.ts';
+import { vraErrorBody } from '../../simulators/vra/vra-errors.ts';
 
 const consumer = '/catalog-service/api/consumer';
 const views = `${consumer}/entitledCatalogItemViews`;

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchPathTemplate, SpecValidator } from '../../src/simulators/spec-validator.ts';
+import { matchPathTemplate, SpecValidator } from '../../simulators/spec-validator.ts';
 import {
   developmentProject,
   qualityProject,
   seededTemplates,
   startVra8Simulator,
   type Vra8Simulator,
-} from '../../src/simulators/vra8/index.ts';
-import { readVra8Spec, vra8SpecFiles } from '../../src/simulators/vra8/specs.ts';
+} from '../../simulators/vra8/index.ts';
+import { readVra8Spec, vra8SpecFiles } from '../../simulators/vra8/specs.ts';
 
 // The test's own validators, built from the same subsets with one exception
 // only: the ids the definitions mark required on a source and an entitlement,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startSimulators, type StartedSimulators } from '../../src/simulators/index.ts';
+import { startSimulators, type StartedSimulators } from '../../simulators/index.ts';
 
 let started: StartedSimulators | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRequest } from '../../src/simulators/vra/index.ts';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import { seededRequest } from '../../simulators/vra/index.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { bearerOf, catalogCalls, expectNoSecrets, firstError, vraLogin } from '../helpers/vra.ts';
 

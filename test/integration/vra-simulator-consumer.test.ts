@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  seededRequest,
-  startVraSimulator,
-  type VraSimulator,
-} from '../../src/simulators/vra/index.ts';
+import { seededRequest, startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
 import { vraLogin } from '../helpers/vra.ts';
 
 const consumer = '/catalog-service/api/consumer';

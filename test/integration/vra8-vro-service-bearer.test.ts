@@ -9,12 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basicAuthorization } from '../../src/http/auth.ts';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
-import {
-  startVra8Simulator,
-  vra8Users,
-  type Vra8Simulator,
-} from '../../src/simulators/vra8/index.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
+import { startVra8Simulator, vra8Users, type Vra8Simulator } from '../../simulators/vra8/index.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const vroAccount = { username: 'vro-service@vsphere.local', password: 'vro-service-simulator' };

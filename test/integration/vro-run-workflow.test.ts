@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const echo = 'aefcfad8-efc8-4849-b3aa-7efe4458a885';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 
 const captured = JSON.parse(
   readFileSync(new URL('../fixtures/vro/presentation.json', import.meta.url), 'utf8'),

@@ -1,6 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 
 interface Entry {
   name: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startVroSimulator, type VroSimulator } from '../../src/simulators/vro/index.ts';
+import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 
 const samplePackage = readFileSync(new URL('../fixtures/vro/sample.package', import.meta.url));
 const requestComponent = '6e04a460-4a45-4e16-9603-db2922c24462';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { SseSubscription, type SseEvent } from '../helpers/sse.ts';
 import { listen, startStack, type Stack } from '../helpers/stack.ts';
 

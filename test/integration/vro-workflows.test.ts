@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/simulators/sim-server.ts';
+import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const requestComponent = '6e04a460-4a45-4e16-9603-db2922c24462';

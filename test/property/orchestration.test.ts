@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConditions } from '../../src/simulators/vro/conditions.ts';
-import { parseMultipart } from '../../src/simulators/vro/multipart.ts';
+import { parseConditions } from '../../simulators/vro/conditions.ts';
+import { parseMultipart } from '../../simulators/vro/multipart.ts';
 import {
   anyCursor,
   anyInt,

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.ts';
-import type { FaultRule } from '../../src/simulators/faults.ts';
+import type { FaultRule } from '../../simulators/faults.ts';
 import { check } from '../helpers/property.ts';
 import { echoOf, leaksIn, logLines } from '../helpers/secrets.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';

@@ -11,12 +11,17 @@ const packageJson = JSON.parse(read('package.json')) as {
   dependencies: Record<string, string>;
 };
 
-/** Every TypeScript file under `src/`. */
+/** Folders of the code the image runs: the gateway and the simulators `npm start` falls back on. */
+const codeFolders = ['src', 'simulators'];
+
+/** Every TypeScript file under `src/` and `simulators/`. */
 function sourceFiles(): URL[] {
-  const src = new URL('src/', root);
-  return readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => new URL(name, src));
+  return codeFolders.flatMap((folder) => {
+    const dir = new URL(`${folder}/`, root);
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => new URL(name, dir));
+  });
 }
 
 /** Packages a source file loads at run time (type-only imports are erased). */
@@ -57,7 +62,7 @@ describe('the Dockerfile', () => {
 
   it('copies every folder the gateway reads at run time', () => {
     const copied = [...runtime.matchAll(/^COPY (?:--\S+ )*(\S+) /gm)].map((m) => m[1]);
-    const readAtRunTime = new Set<string>(['src']);
+    const readAtRunTime = new Set<string>(codeFolders);
     for (const file of sourceFiles()) {
       const text = readFileSync(file, 'utf8');
       for (const [, target] of text.matchAll(
@@ -71,7 +76,7 @@ describe('the Dockerfile', () => {
     for (const folder of readAtRunTime) expect(copied).toContain(folder);
   });
 
-  it('is enough: every package src/ loads is a production dependency', () => {
+  it('is enough: every package src/ and simulators/ load is a production dependency', () => {
     const missing = new Set<string>();
     for (const file of sourceFiles()) {
       for (const name of runtimePackages(readFileSync(file, 'utf8'))) {

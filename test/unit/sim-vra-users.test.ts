@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConsumerState } from '../../src/simulators/vra/consumer.ts';
-import { qualityGroup } from '../../src/simulators/vra/consumer-seed.ts';
-import { TokenStore } from '../../src/simulators/vra/identity.ts';
-import { simulatorUsers, type SimUser } from '../../src/simulators/vra/users.ts';
+import { ConsumerState } from '../../simulators/vra/consumer.ts';
+import { qualityGroup } from '../../simulators/vra/consumer-seed.ts';
+import { TokenStore } from '../../simulators/vra/identity.ts';
+import { simulatorUsers, type SimUser } from '../../simulators/vra/users.ts';
 
 function state(users: readonly SimUser[] = simulatorUsers) {
   return new ConsumerState({

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { KneeLoad } from '../../src/simulators/knee.ts';
+import { KneeLoad } from '../../simulators/knee.ts';
 
 /** A response that is done when the test says so. */
 function response(): ServerResponse & { finish(): void } {

@@ -4,7 +4,7 @@ import {
   SpecViolation,
   matchPathTemplate,
   type SwaggerDocument,
-} from '../../src/simulators/spec-validator.ts';
+} from '../../simulators/spec-validator.ts';
 
 const document: SwaggerDocument = {
   swagger: '2.0',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JavaDouble, javaDoubleText, toJavaJson } from '../../src/simulators/vro/java-json.ts';
+import { JavaDouble, javaDoubleText, toJavaJson } from '../../simulators/vro/java-json.ts';
 
 describe('the vRO simulator JSON writer', () => {
   it('writes doubles as Java does', () => {

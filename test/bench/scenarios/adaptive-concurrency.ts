@@ -5,7 +5,7 @@ import { graphqlPost, runLoad } from '../load.ts';
 import type { LoadResult } from '../load-spec.ts';
 import { cpuSeconds, pin, sleep } from '../processes.ts';
 import type { Check, Section } from '../report.ts';
-import type { LoadReport } from '../../../src/simulators/knee.ts';
+import type { LoadReport } from '../../../simulators/knee.ts';
 
 const latencyMs = 50;
 const knee = 20;

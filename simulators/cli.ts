@@ -9,7 +9,7 @@
  * Point a gateway at them with VRO_URL / VRA_URL / NSX_URL and the printed
  * credentials. SIGTERM or SIGINT closes every server and exits.
  *
- *   node src/simulators/cli.ts [flags]
+ *   node simulators/cli.ts [flags]
  *
  *   --only <list>              vro, vra, nsx, comma-separated (default: all three)
  *   --vro-port, --vra-port, --nsx-port <n>

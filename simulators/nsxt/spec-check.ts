@@ -1,6 +1,6 @@
 /**
  * Checks bodies against the Policy API definitions in
- * `src/simulators/specs/nsxt/nsx-policy-api.json` (Swagger 2.0, see SOURCES.md there).
+ * `simulators/specs/nsxt/nsx-policy-api.json` (Swagger 2.0, see SOURCES.md there).
  *
  * Each definition is compiled twice: open (for `allOf` inheritance) and closed
  * (`unevaluatedProperties: false`, what a body must match: a field the manager

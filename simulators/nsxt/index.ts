@@ -2,7 +2,7 @@
  * A strict in-process stand-in for an NSX-T 3.x / NSX 4.x manager's Policy
  * API: Basic auth on everything, JSON only, every request body and every
  * answer checked against the Policy API definitions
- * (`src/simulators/specs/nsxt/`), `_revision` on every object with 412 for a
+ * (`simulators/specs/nsxt/`), `_revision` on every object with 412 for a
  * stale or missing one, in-use checks, system-owned services.
  * docs/upstreams.md (NSX-T) lists the facts it implements.
  */

@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts';
-import type { GatewayConfig } from '../gateway-config.ts';
+import type { Config } from '../src/config.ts';
+import type { GatewayConfig } from '../src/gateway-config.ts';
 import type { FaultPlan } from './faults.ts';
 import { faultOfKind, injectRandomFaults } from './random-faults.ts';
 import { startNsxSimulator } from './nsx/index.ts';

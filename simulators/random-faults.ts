@@ -1,4 +1,4 @@
-import { faultKindName } from '../config.ts';
+import { faultKindName } from '../src/config.ts';
 import type { Fault, FaultPlan } from './faults.ts';
 
 /** A fault kind by its name; undefined for a name it is not. */
