@@ -53,7 +53,7 @@ const modules = {
   // collected, which makes every mutant it reaches a static one, run with
   // every test. The first two run with xml-slices, the last with it too.
   xml: {
-    mutate: ['src/upstreams/nsx/xml.ts'],
+    mutate: ['src/upstreams/nsx/xml/xml.ts'],
     tests: [
       'test/unit/nsx-xml.test.ts',
       'test/unit/nsx-xml-bytes.test.ts',
@@ -62,7 +62,7 @@ const modules = {
     ],
   },
   'xml-slices': {
-    mutate: ['src/upstreams/nsx/xml-slices.ts', 'src/upstreams/nsx/xml-splice.ts'],
+    mutate: ['src/upstreams/nsx/xml/xml-slices.ts', 'src/upstreams/nsx/xml/xml-splice.ts'],
     tests: [
       'test/unit/nsx-xml-slices.test.ts',
       'test/unit/nsx-xml-index.test.ts',

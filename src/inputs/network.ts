@@ -19,8 +19,8 @@ import type {
   ServiceDraft,
   VirtualServerDraft,
 } from '../upstreams/nsx/drafts.ts';
-import { jsonToElement, XmlJsonError } from '../upstreams/nsx/xml-json.ts';
-import { isXmlText } from '../upstreams/nsx/xml.ts';
+import { jsonToElement, XmlJsonError } from '../upstreams/nsx/xml/xml-json.ts';
+import { isXmlText } from '../upstreams/nsx/xml/xml.ts';
 import {
   checkAtLeast,
   checkLength,

@@ -15,7 +15,7 @@ import { settleEach } from './settle-each.ts';
 
 /**
  * The routes named are NSX-v's; on NSX-T the same loaders read the Policy
- * API (src/upstreams/nsxt/client.ts, docs/generations.md).
+ * API (src/upstreams/nsx/t/client.ts, docs/generations.md).
  * The manager has no batch reads: each loader de-duplicates one request's
  * reads of the same key and lets a mutation prime what it read back.
  */

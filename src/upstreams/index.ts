@@ -3,9 +3,9 @@ import type { GatewayConfig } from '../gateway-config.ts';
 import type { CallContext, UpstreamHttp } from '../http/upstream-http.ts';
 import type { UpstreamHooks } from '../http/upstream-options.ts';
 import { createNsxManagers, type NsxManagers } from './nsx/network-manager.ts';
-import { createVraClient, vraSeam } from './vra/client.ts';
+import { createVraClient, vraSeam } from './vra/v7/client.ts';
 import { VraDispatch } from './vra/dispatch.ts';
-import { createVra8Client } from './vra8/client.ts';
+import { createVra8Client } from './vra/v8/client.ts';
 import { createVroClient, type VroClient } from './vro/client.ts';
 import { vraServiceBearer } from './vro/service-bearer.ts';
 

@@ -16,8 +16,8 @@ import {
   readFirewallConfig,
   readRules,
   ruleXml,
-} from '../../src/upstreams/nsx/firewall-xml.ts';
-import { buildXmlChunks, parseXml, parseXmlSteps } from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/v/firewall-xml.ts';
+import { buildXmlChunks, parseXml, parseXmlSteps } from '../../src/upstreams/nsx/xml/xml.ts';
 import { median } from './stats.ts';
 
 export interface XmlPhases {

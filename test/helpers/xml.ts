@@ -1,4 +1,4 @@
-import { isElement, type XmlElement } from '../../src/upstreams/nsx/xml.ts';
+import { isElement, type XmlElement } from '../../src/upstreams/nsx/xml/xml.ts';
 
 /** Every element and attribute in document order, as `path[@attr=value]` lines. */
 export function outline(node: XmlElement, path = ''): string[] {

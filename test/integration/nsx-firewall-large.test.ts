@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { largeFirewallContext } from '../../simulators/nsx/large-firewall.ts';
-import { createNsxClient } from '../../src/upstreams/nsx/client.ts';
+import { createNsxClient } from '../../src/upstreams/nsx/v/client.ts';
 import { calls, storedRules } from '../helpers/nsx.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

@@ -13,7 +13,7 @@ import {
   serviceProtocols,
 } from '../../src/inputs/network.ts';
 import { isAddress, isPortList } from '../../src/inputs/network-addresses.ts';
-import { buildXml } from '../../src/upstreams/nsx/xml.ts';
+import { buildXml } from '../../src/upstreams/nsx/xml/xml.ts';
 import { refusedArgument } from '../helpers/thrown.ts';
 
 describe('checkNsxId', () => {

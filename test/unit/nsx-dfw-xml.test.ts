@@ -5,14 +5,14 @@ import {
   dfwRuleXml,
   readDistributedFirewall,
   readSection,
-} from '../../src/upstreams/nsx/dfw-xml.ts';
-import { readEdgePage } from '../../src/upstreams/nsx/edge-xml.ts';
+} from '../../src/upstreams/nsx/v/dfw-xml.ts';
+import { readEdgePage } from '../../src/upstreams/nsx/v/edge-xml.ts';
 import {
   readVirtualServer,
   virtualServerUpdateXml,
-} from '../../src/upstreams/nsx/virtual-server-xml.ts';
-import { elementToJson } from '../../src/upstreams/nsx/xml-json.ts';
-import { buildXml, childElements, parseXml } from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/v/virtual-server-xml.ts';
+import { elementToJson } from '../../src/upstreams/nsx/xml/xml-json.ts';
+import { buildXml, childElements, parseXml } from '../../src/upstreams/nsx/xml/xml.ts';
 
 const fixture = (name: string) =>
   parseXml(readFileSync(new URL(`../fixtures/nsx/${name}`, import.meta.url), 'utf8'));

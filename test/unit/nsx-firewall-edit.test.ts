@@ -7,13 +7,13 @@ import {
   removeFirewallRule,
   replaceFirewallRules,
   type FirewallStore,
-} from '../../src/upstreams/nsx/firewall-edit.ts';
+} from '../../src/upstreams/nsx/v/firewall-edit.ts';
 import type { ConflictRetry } from '../../src/upstreams/nsx/conflict-retry.ts';
-import { readFirewallConfig, readRules } from '../../src/upstreams/nsx/firewall-xml.ts';
+import { readFirewallConfig, readRules } from '../../src/upstreams/nsx/v/firewall-xml.ts';
 import { KeyedLock } from '../../src/upstreams/nsx/keyed-lock.ts';
 import { RuleNotFoundError } from '../../src/upstreams/nsx/rule-not-found-error.ts';
 import type { FirewallConfigAnswer, FirewallConfigRecord } from '../../src/upstreams/nsx/wire.ts';
-import { buildXml, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml.ts';
+import { buildXml, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml/xml.ts';
 
 const seed = `<VshieldAppConfiguration><firewallConfiguration contextId="dvportgroup-63">
 <layer3FirewallRule x="keep" disabled="false" precedence="default" id="1"><sectionId>7</sectionId><action>allow</action><logged>false</logged></layer3FirewallRule>

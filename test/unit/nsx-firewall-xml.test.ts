@@ -11,10 +11,15 @@ import {
   replaceAllRules,
   replaceRule,
   ruleXml,
-} from '../../src/upstreams/nsx/firewall-xml.ts';
+} from '../../src/upstreams/nsx/v/firewall-xml.ts';
 import type { FirewallConfigRecord } from '../../src/upstreams/nsx/wire.ts';
-import { jsonToElement } from '../../src/upstreams/nsx/xml-json.ts';
-import { buildXml, childElements, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml.ts';
+import { jsonToElement } from '../../src/upstreams/nsx/xml/xml-json.ts';
+import {
+  buildXml,
+  childElements,
+  parseXml,
+  type XmlElement,
+} from '../../src/upstreams/nsx/xml/xml.ts';
 import { outline } from '../helpers/xml.ts';
 
 const reference = readFileSync(

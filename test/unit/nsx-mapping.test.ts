@@ -7,15 +7,15 @@ import {
   ipSetUpdateXml,
   readIpSet,
   readIpSetList,
-} from '../../src/upstreams/nsx/ip-set-xml.ts';
+} from '../../src/upstreams/nsx/v/ip-set-xml.ts';
 import {
   readService,
   readServiceList,
   serviceCreateXml,
   serviceUpdateXml,
-} from '../../src/upstreams/nsx/service-xml.ts';
-import { virtualServerXml } from '../../src/upstreams/nsx/virtual-server-xml.ts';
-import { buildXml, childElements, parseXml } from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/v/service-xml.ts';
+import { virtualServerXml } from '../../src/upstreams/nsx/v/virtual-server-xml.ts';
+import { buildXml, childElements, parseXml } from '../../src/upstreams/nsx/xml/xml.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/nsx/${name}`, import.meta.url), 'utf8');

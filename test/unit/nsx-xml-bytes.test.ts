@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildXml, parseXml } from '../../src/upstreams/nsx/xml.ts';
+import { buildXml, parseXml } from '../../src/upstreams/nsx/xml/xml.ts';
 
 /**
  * What the parser made of each document when it read text (before it read

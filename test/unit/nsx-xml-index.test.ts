@@ -5,15 +5,15 @@ import {
   insertRule,
   readFirewallConfig,
   ruleXml,
-} from '../../src/upstreams/nsx/firewall-xml.ts';
-import { buildXmlPartsInSlices } from '../../src/upstreams/nsx/xml-slices.ts';
+} from '../../src/upstreams/nsx/v/firewall-xml.ts';
+import { buildXmlPartsInSlices } from '../../src/upstreams/nsx/xml/xml-slices.ts';
 import {
   mapItems,
   piecesOf,
   splicedElement,
   splicePieces,
   type Pieces,
-} from '../../src/upstreams/nsx/xml-splice.ts';
+} from '../../src/upstreams/nsx/xml/xml-splice.ts';
 import {
   buildXml,
   childElement,
@@ -24,7 +24,7 @@ import {
   textElement,
   type ChildIndex,
   type XmlElement,
-} from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/xml/xml.ts';
 import { newRuleDraft } from '../helpers/nsx.ts';
 import { outline } from '../helpers/xml.ts';
 

@@ -4,8 +4,8 @@ import {
   jsonToElement,
   sameJson,
   XmlJsonError,
-} from '../../src/upstreams/nsx/xml-json.ts';
-import { buildXml, element, parseXml } from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/xml/xml-json.ts';
+import { buildXml, element, parseXml } from '../../src/upstreams/nsx/xml/xml.ts';
 
 const json = (xml: string) => elementToJson(parseXml(xml));
 

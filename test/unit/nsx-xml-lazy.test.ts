@@ -8,9 +8,9 @@ import {
   readRules,
   readRulesSteps,
   ruleXml,
-} from '../../src/upstreams/nsx/firewall-xml.ts';
+} from '../../src/upstreams/nsx/v/firewall-xml.ts';
 import type { FirewallRuleRecord } from '../../src/upstreams/nsx/wire.ts';
-import { buildXmlBytesInSlices, inSlices } from '../../src/upstreams/nsx/xml-slices.ts';
+import { buildXmlBytesInSlices, inSlices } from '../../src/upstreams/nsx/xml/xml-slices.ts';
 import {
   buildXml,
   childElement,
@@ -18,7 +18,7 @@ import {
   withChildren,
   XmlError,
   type XmlElement,
-} from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/xml/xml.ts';
 import { newRuleDraft } from '../helpers/nsx.ts';
 import { outline, turnsDuring } from '../helpers/xml.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The NSX XML module part by part (src/upstreams/nsx/xml.ts), each with the
+ * The NSX XML module part by part (src/upstreams/nsx/xml/xml.ts), each with the
  * exact answer: the child index of a lazily read element, references checked
  * in content read later, what the build writes and refuses, the steps.
  */
@@ -25,7 +25,7 @@ import {
   withChildren,
   XmlError,
   type XmlElement,
-} from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/xml/xml.ts';
 
 const refusal = (run: () => unknown): string => {
   try {

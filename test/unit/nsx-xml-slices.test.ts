@@ -6,8 +6,14 @@ import {
   copyChunkBytes,
   parseXmlInSlices,
   partsCopied,
-} from '../../src/upstreams/nsx/xml-slices.ts';
-import { buildXml, element, parseXml, textElement, XmlError } from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/xml/xml-slices.ts';
+import {
+  buildXml,
+  element,
+  parseXml,
+  textElement,
+  XmlError,
+} from '../../src/upstreams/nsx/xml/xml.ts';
 import { turnsDuring } from '../helpers/xml.ts';
 
 /** About 1 MB: several slices on any machine. */

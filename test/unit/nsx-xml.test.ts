@@ -12,7 +12,7 @@ import {
   textOf,
   XmlError,
   type XmlElement,
-} from '../../src/upstreams/nsx/xml.ts';
+} from '../../src/upstreams/nsx/xml/xml.ts';
 import { billionLaughs } from '../helpers/nsx.ts';
 import { outline } from '../helpers/xml.ts';
 

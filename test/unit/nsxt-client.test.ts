@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
 import type { CallContext } from '../../src/http/upstream-http.ts';
 import { createNsxManagers, type NsxManagers } from '../../src/upstreams/nsx/network-manager.ts';
-import { readNsxAnyError } from '../../src/upstreams/nsxt/error-json.ts';
+import { readNsxAnyError } from '../../src/upstreams/nsx/t/error-json.ts';
 
 interface Seen {
   method: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readVraErrorBody } from '../../src/upstreams/vra/error-body.ts';
+import { readVraErrorBody } from '../../src/upstreams/vra/v7/error-body.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/vra/${name}`, import.meta.url), 'utf8');

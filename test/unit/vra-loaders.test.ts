@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createVraLoaders, perItemConcurrency } from '../../src/loaders/vra.ts';
-import type { VraClient } from '../../src/upstreams/vra/client.ts';
+import type { VraClient } from '../../src/upstreams/vra/v7/client.ts';
 
 /** A client whose template reads take a while and count how many run at once. */
 function slowClient() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readVra8ErrorBody } from '../../src/upstreams/vra8/error-body.ts';
+import { readVra8ErrorBody } from '../../src/upstreams/vra/v8/error-body.ts';
 import {
   asVra7Page,
   decodeCatalogItem8,
@@ -9,7 +9,7 @@ import {
   toRequestTemplate,
   tokenExpiry,
   defaultTokenLifetimeMs,
-} from '../../src/upstreams/vra8/decode.ts';
+} from '../../src/upstreams/vra/v8/decode.ts';
 import { isFinalRequest } from '../../src/upstreams/vra/consumer-decode.ts';
 import { UpstreamBadResponseError } from '../../src/errors.ts';
 

@@ -1,5 +1,5 @@
 import type { SubscriptionResolvers } from '../../generated/graphql.ts';
-import type { CatalogRequestEvent } from '../../upstreams/vra/client.ts';
+import type { CatalogRequestEvent } from '../../upstreams/vra/v7/client.ts';
 import { checkVraId } from '../../inputs/catalog.ts';
 
 export const Subscription: SubscriptionResolvers = {

@@ -1,6 +1,6 @@
 import type { FirewallConfigResolvers } from '../../generated/graphql.ts';
-import { readRulesSteps } from '../../upstreams/nsx/firewall-xml.ts';
-import { inSlices } from '../../upstreams/nsx/xml-slices.ts';
+import { readRulesSteps } from '../../upstreams/nsx/v/firewall-xml.ts';
+import { inSlices } from '../../upstreams/nsx/xml/xml-slices.ts';
 
 export const FirewallConfig: FirewallConfigResolvers = {
   // thousands of rules on a large configuration: typed a slice at a time

@@ -11,7 +11,7 @@ import {
   checkServiceInput,
   checkVirtualServerInput,
 } from '../../inputs/network.ts';
-import type { FirewallAnswer } from '../../upstreams/nsx/firewall-edit.ts';
+import type { FirewallAnswer } from '../../upstreams/nsx/v/firewall-edit.ts';
 import type { FirewallConfigAnswer, FirewallSectionRecord } from '../../upstreams/nsx/wire.ts';
 import type { GatewayContext } from '../../context.ts';
 import type { GraphQLResolveInfo } from 'graphql';

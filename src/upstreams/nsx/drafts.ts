@@ -4,7 +4,7 @@
  * update; `null` means "clear it".
  */
 import type { FirewallLayerName, VirtualServerFields } from './wire.ts';
-import type { XmlElement } from './xml.ts';
+import type { XmlElement } from './xml/xml.ts';
 
 export interface IpSetDraft {
   name: string;

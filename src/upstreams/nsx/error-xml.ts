@@ -5,7 +5,7 @@
  */
 import { longestUpstreamMessage } from '../../http/error-fields.ts';
 import type { ErrorBodyReader } from '../../http/upstream-http.ts';
-import { childElement, childText, parseXml, type XmlElement } from './xml.ts';
+import { childElement, childText, parseXml, type XmlElement } from './xml/xml.ts';
 
 export const readNsxError: ErrorBodyReader = (body) => {
   let root: XmlElement;

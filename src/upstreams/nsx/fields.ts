@@ -1,7 +1,7 @@
 /** Typed reads of an NSX object's child elements; a missing or malformed field is a bad response. */
 import { UpstreamBadResponseError } from '../../errors.ts';
 import type { GroupingRecord, ScopeRecord, WithXml } from './wire.ts';
-import { childElement, childText, type XmlElement } from './xml.ts';
+import { childElement, childText, type XmlElement } from './xml/xml.ts';
 
 export function badResponse(
   reason: string,

@@ -11,11 +11,11 @@ import { NotSupportedError } from '../../errors.ts';
 import { UpstreamHttp, type CallContext } from '../../http/upstream-http.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
 import { GenerationProbe } from '../generation-probe.ts';
-import { NsxtClient } from '../nsxt/client.ts';
-import { readNsxAnyError } from '../nsxt/error-json.ts';
-import { NsxClient } from './client.ts';
+import { NsxtClient } from './t/client.ts';
+import { readNsxAnyError } from './t/error-json.ts';
+import { NsxClient } from './v/client.ts';
 import { defaultConflictRetry, type ConflictRetry } from './conflict-retry.ts';
-import { addSectionRule, removeSectionRule } from './dfw-edit.ts';
+import { addSectionRule, removeSectionRule } from './v/dfw-edit.ts';
 import type {
   DfwRuleDraft,
   IpSetDraft,
@@ -28,7 +28,7 @@ import {
   removeFirewallRule,
   replaceFirewallRules,
   type FirewallAnswer,
-} from './firewall-edit.ts';
+} from './v/firewall-edit.ts';
 import type {
   DistributedFirewallRecord,
   EdgeRecord,

@@ -4,7 +4,7 @@
  * wherever the gateway writes the object back (so that nothing it does not
  * model is lost). These are the mapper types of the network schema.
  */
-import type { XmlElement } from './xml.ts';
+import type { XmlElement } from './xml/xml.ts';
 
 /** `<scope>`: `globalroot-0`, `universalroot-0` or a vCenter moref. */
 export interface ScopeRecord {

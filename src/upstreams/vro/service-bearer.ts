@@ -1,6 +1,6 @@
 import type { CallContext } from '../../http/upstream-http.ts';
 import type { VraCredential } from '../vra/tokens.ts';
-import type { Vra8Client } from '../vra8/client.ts';
+import type { Vra8Client } from '../vra/v8/client.ts';
 import type { VraDispatch } from '../vra/dispatch.ts';
 
 /**

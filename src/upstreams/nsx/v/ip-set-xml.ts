@@ -1,9 +1,9 @@
 /** IP sets (`<ipset>`) off and onto the wire. */
-import type { IpSetDraft } from './drafts.ts';
-import { optionalText, readGroupingRecord, requireRoot } from './fields.ts';
-import { setChild } from './xml-edit.ts';
-import type { IpSetRecord, WithXml } from './wire.ts';
-import { childElements, element, textElement, type XmlElement } from './xml.ts';
+import type { IpSetDraft } from '../drafts.ts';
+import { optionalText, readGroupingRecord, requireRoot } from '../fields.ts';
+import { setChild } from '../xml/xml-edit.ts';
+import type { IpSetRecord, WithXml } from '../wire.ts';
+import { childElements, element, textElement, type XmlElement } from '../xml/xml.ts';
 
 export function readIpSet(node: XmlElement): WithXml<IpSetRecord> {
   return { ...readGroupingRecord(node, 'ipset'), value: optionalText(node, 'value') ?? '' };

@@ -5,15 +5,15 @@
  * the rest back untouched; a concurrent change (409 or 412) starts the cycle
  * again on the fresh ruleset after a jittered pause, up to a bound.
  */
-import { BadUserInputError } from '../../errors.ts';
-import type { CallContext } from '../../http/upstream-http.ts';
+import { BadUserInputError } from '../../../errors.ts';
+import type { CallContext } from '../../../http/upstream-http.ts';
 import {
   defaultConflictRetry,
   retryOnConflict,
   serialised,
   type ConflictRetry,
-} from './conflict-retry.ts';
-import type { RuleDraft } from './drafts.ts';
+} from '../conflict-retry.ts';
+import type { RuleDraft } from '../drafts.ts';
 import {
   insertRule,
   layerSize,
@@ -23,15 +23,15 @@ import {
   replaceRule,
   ruleXml,
 } from './firewall-xml.ts';
-import type { KeyedLock } from './keyed-lock.ts';
-import { RuleNotFoundError } from './rule-not-found-error.ts';
+import type { KeyedLock } from '../keyed-lock.ts';
+import { RuleNotFoundError } from '../rule-not-found-error.ts';
 import type {
   FirewallConfigAnswer,
   FirewallConfigRecord,
   FirewallGenerationRecord,
   FirewallRuleRecord,
-} from './wire.ts';
-import type { XmlElement } from './xml.ts';
+} from '../wire.ts';
+import type { XmlElement } from '../xml/xml.ts';
 
 export interface FirewallStore {
   /** `forEdit`: a read of the edit's own, whose record may carry `release`. */

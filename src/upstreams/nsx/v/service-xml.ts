@@ -1,9 +1,9 @@
 /** Services (`<application>`) off and onto the wire. */
-import type { ServiceDraft } from './drafts.ts';
-import { optionalText, readGroupingRecord, requireRoot } from './fields.ts';
-import type { ServiceRecord, WithXml } from './wire.ts';
-import { removeChildren, setChild } from './xml-edit.ts';
-import { childElement, childElements, element, textElement, type XmlElement } from './xml.ts';
+import type { ServiceDraft } from '../drafts.ts';
+import { optionalText, readGroupingRecord, requireRoot } from '../fields.ts';
+import type { ServiceRecord, WithXml } from '../wire.ts';
+import { removeChildren, setChild } from '../xml/xml-edit.ts';
+import { childElement, childElements, element, textElement, type XmlElement } from '../xml/xml.ts';
 
 const elementOrder = ['applicationProtocol', 'value', 'sourcePort'];
 

@@ -1,5 +1,5 @@
 /** Load-balancer virtual servers (`<virtualServer>`) off and onto the wire. */
-import type { VirtualServerDraft } from './drafts.ts';
+import type { VirtualServerDraft } from '../drafts.ts';
 import {
   badResponse,
   optionalBoolean,
@@ -7,10 +7,10 @@ import {
   optionalText,
   requireRoot,
   requiredText,
-} from './fields.ts';
-import type { VirtualServerRecord } from './wire.ts';
-import { setChild } from './xml-edit.ts';
-import { childElements, element, textElement, type XmlElement } from './xml.ts';
+} from '../fields.ts';
+import type { VirtualServerRecord } from '../wire.ts';
+import { setChild } from '../xml/xml-edit.ts';
+import { childElements, element, textElement, type XmlElement } from '../xml/xml.ts';
 
 /** The XSD's order of a virtual server's children (virtualServersCreate.xsd). */
 const fieldOrder = [

@@ -1,7 +1,7 @@
 /** Edges (`<pagedEdgeList>`, `<edgeSummary>`) off the wire. */
-import { badResponse, optionalInteger, optionalText, requireRoot } from './fields.ts';
-import type { EdgeRecord } from './wire.ts';
-import { childElement, childElements, childText, type XmlElement } from './xml.ts';
+import { badResponse, optionalInteger, optionalText, requireRoot } from '../fields.ts';
+import type { EdgeRecord } from '../wire.ts';
+import { childElement, childElements, childText, type XmlElement } from '../xml/xml.ts';
 
 /** One `<edgeSummary>`: NSX-v gives `objectId` and `id`, vCNS may give only one of them. */
 export function readEdgeSummary(node: XmlElement): EdgeRecord {

@@ -1,23 +1,29 @@
-import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
-import { credentialKey } from '../../credentials.ts';
+import { scopedStore, upstreamScope, type RemoteStore } from '../../../cache/remote-store.ts';
+import { credentialKey } from '../../../credentials.ts';
 import {
   BadUserInputError,
   notTheCallers,
   UnauthenticatedError,
   UpstreamBadResponseError,
   UpstreamStatusError,
-} from '../../errors.ts';
-import type { GatewayConfig } from '../../gateway-config.ts';
-import { bearerAuthorization } from '../../http/auth.ts';
-import { path } from '../../http/path.ts';
-import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
+} from '../../../errors.ts';
+import type { GatewayConfig } from '../../../gateway-config.ts';
+import { bearerAuthorization } from '../../../http/auth.ts';
+import { path } from '../../../http/path.ts';
+import { upstreamHttpOptions, type UpstreamHooks } from '../../../http/upstream-options.ts';
 import {
   UpstreamHttp,
   type CallContext,
   type UpstreamRequest,
   type UpstreamResponse,
-} from '../../http/upstream-http.ts';
-import { decodeCatalogItem, decodePage, decodeProvider, decodeToken, parseJson } from './decode.ts';
+} from '../../../http/upstream-http.ts';
+import {
+  decodeCatalogItem,
+  decodePage,
+  decodeProvider,
+  decodeToken,
+  parseJson,
+} from '../decode.ts';
 import {
   createdRequestId,
   decodeCatalogRequest,
@@ -26,16 +32,16 @@ import {
   decodeRequestTemplate,
   isFinalRequest,
   requestChanged,
-} from './consumer-decode.ts';
+} from '../consumer-decode.ts';
 import { readVraErrorBody } from './error-body.ts';
-import { readVra8ErrorBody } from '../vra8/error-body.ts';
-import { maxPageSize, readAll, type PageRequest } from './paging.ts';
-import { asCallerMistake } from './refused-input.ts';
-import { SharedCache } from '../../cache/shared-cache.ts';
-import { detached, sharedCall, untilGone } from '../../cache/shared-read.ts';
-import { TokenCache, type IssuedToken, type VraCredential } from './tokens.ts';
-import { Watcher, watchKey, type WatcherOptions } from '../poller.ts';
-import type { BlueprintPublication, CatalogRequestEvent, VraApi } from './api.ts';
+import { readVra8ErrorBody } from '../v8/error-body.ts';
+import { maxPageSize, readAll, type PageRequest } from '../paging.ts';
+import { asCallerMistake } from '../refused-input.ts';
+import { SharedCache } from '../../../cache/shared-cache.ts';
+import { detached, sharedCall, untilGone } from '../../../cache/shared-read.ts';
+import { TokenCache, type IssuedToken, type VraCredential } from '../tokens.ts';
+import { Watcher, watchKey, type WatcherOptions } from '../../poller.ts';
+import type { BlueprintPublication, CatalogRequestEvent, VraApi } from '../api.ts';
 import type {
   WireCatalogItem,
   WireCatalogRequest,
@@ -46,9 +52,9 @@ import type {
   WireProviderCatalogItem,
   WireRequestTemplate,
   WireTokenRequest,
-} from './wire.ts';
+} from '../wire.ts';
 
-export type { CatalogRequestEvent } from './api.ts';
+export type { CatalogRequestEvent } from '../api.ts';
 
 const consumer = '/catalog-service/api/consumer';
 

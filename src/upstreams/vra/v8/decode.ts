@@ -5,9 +5,9 @@
  * choice is written beside the translation; the shapes cited are those of
  * vmware/vra-sdk-go's swagger/vra-catalog-deployment.json unless said.
  */
-import { upstreamJson } from '../../json-bounds.ts';
-import { bad, isObject, isOptionalString } from '../vra/decode.ts';
-import type { PageRequest } from '../vra/paging.ts';
+import { upstreamJson } from '../../../json-bounds.ts';
+import { bad, isObject, isOptionalString } from '../decode.ts';
+import type { PageRequest } from '../paging.ts';
 import type {
   WireCatalogItem,
   WireCatalogRequest,
@@ -17,7 +17,7 @@ import type {
   WireRequestState,
   WireRequestTemplate,
   WireResourceOperation,
-} from '../vra/wire.ts';
+} from '../wire.ts';
 import type {
   Vra8Action,
   Vra8Blueprint,

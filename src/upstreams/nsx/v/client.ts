@@ -1,22 +1,22 @@
 import { Readable } from 'node:stream';
-import type { GatewayConfig } from '../../gateway-config.ts';
-import { isNotFound } from '../../errors.ts';
-import { basicAuthorization } from '../../http/auth.ts';
-import { path, type QueryValue } from '../../http/path.ts';
-import { releaseBuffer } from '../../http/release-buffer.ts';
+import type { GatewayConfig } from '../../../gateway-config.ts';
+import { isNotFound } from '../../../errors.ts';
+import { basicAuthorization } from '../../../http/auth.ts';
+import { path, type QueryValue } from '../../../http/path.ts';
+import { releaseBuffer } from '../../../http/release-buffer.ts';
 import {
   UpstreamHttp,
   type CallContext,
   type HttpMethod,
   type UpstreamResponse,
-} from '../../http/upstream-http.ts';
-import { upstreamHttpOptions, type UpstreamHooks } from '../../http/upstream-options.ts';
-import { isNsxId } from '../../inputs/network.ts';
+} from '../../../http/upstream-http.ts';
+import { upstreamHttpOptions, type UpstreamHooks } from '../../../http/upstream-options.ts';
+import { isNsxId } from '../../../inputs/network.ts';
 import { readDistributedFirewall, readSection, sectionPathSegment } from './dfw-xml.ts';
-import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from './drafts.ts';
+import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from '../drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
-import { readNsxError } from './error-xml.ts';
-import { badResponse } from './fields.ts';
+import { readNsxError } from '../error-xml.ts';
+import { badResponse } from '../fields.ts';
 import {
   checkFirewallDocument,
   firewallCheckOptions,
@@ -24,7 +24,7 @@ import {
   generationFromEtag,
   readFirewallConfig,
 } from './firewall-xml.ts';
-import { KeyedLock } from './keyed-lock.ts';
+import { KeyedLock } from '../keyed-lock.ts';
 import { ipSetCreateXml, ipSetUpdateXml, readIpSet, readIpSetList } from './ip-set-xml.ts';
 import { readService, readServiceList, serviceCreateXml, serviceUpdateXml } from './service-xml.ts';
 import {
@@ -45,14 +45,14 @@ import type {
   ServiceRecord,
   VirtualServerRecord,
   WithXml,
-} from './wire.ts';
-import { XmlError, type ParseOptions, type XmlElement } from './xml.ts';
+} from '../wire.ts';
+import { XmlError, type ParseOptions, type XmlElement } from '../xml/xml.ts';
 import {
   buildXmlBytesInSlices,
   buildXmlPartsInSlices,
   parseXmlInSlices,
   partsCopied,
-} from './xml-slices.ts';
+} from '../xml/xml-slices.ts';
 
 interface NsxRequest {
   method: HttpMethod;

@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { GatewayConfig } from '../../gateway-config.ts';
-import { GatewayError, NotSupportedError, UpstreamStatusError } from '../../errors.ts';
-import { basicAuthorization } from '../../http/auth.ts';
-import { path, type QueryValue } from '../../http/path.ts';
+import type { GatewayConfig } from '../../../gateway-config.ts';
+import { GatewayError, NotSupportedError, UpstreamStatusError } from '../../../errors.ts';
+import { basicAuthorization } from '../../../http/auth.ts';
+import { path, type QueryValue } from '../../../http/path.ts';
 import type {
   CallContext,
   HttpMethod,
   UpstreamHttp,
   UpstreamResponse,
-} from '../../http/upstream-http.ts';
+} from '../../../http/upstream-http.ts';
 import {
   defaultConflictRetry,
   retryOnConflict,
   serialised,
   type ConflictRetry,
-} from '../nsx/conflict-retry.ts';
-import type { DfwRuleDraft, IpSetDraft, ServiceDraft, VirtualServerDraft } from '../nsx/drafts.ts';
-import { badResponse } from '../nsx/fields.ts';
-import { isApplianceAnswer } from '../generation-answer.ts';
-import { KeyedLock } from '../nsx/keyed-lock.ts';
-import { SectionRuleNotFoundError } from '../nsx/rule-not-found-error.ts';
+} from '../conflict-retry.ts';
+import type { DfwRuleDraft, IpSetDraft, ServiceDraft, VirtualServerDraft } from '../drafts.ts';
+import { badResponse } from '../fields.ts';
+import { isApplianceAnswer } from '../../generation-answer.ts';
+import { KeyedLock } from '../keyed-lock.ts';
+import { SectionRuleNotFoundError } from '../rule-not-found-error.ts';
 import type {
   DistributedFirewallRecord,
   EdgeRecord,
@@ -28,7 +28,7 @@ import type {
   IpSetRecord,
   ServiceRecord,
   VirtualServerRecord,
-} from '../nsx/wire.ts';
+} from '../wire.ts';
 import {
   defaultDomain,
   domainOfScope,

@@ -7,7 +7,7 @@
  * sent as (`raw`): a write is the object read with the gateway's fields
  * replaced, so that nothing the gateway does not model is lost.
  */
-import { badResponse } from '../nsx/fields.ts';
+import { badResponse } from '../fields.ts';
 
 export type Json = Record<string, unknown>;
 

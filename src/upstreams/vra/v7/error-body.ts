@@ -4,7 +4,7 @@ import {
   jsonErrorObject,
   noErrorFields,
   type ErrorFields,
-} from '../../http/error-fields.ts';
+} from '../../../http/error-fields.ts';
 
 /**
  * Reads a vRA error body `{"errors":[{code, source, message, systemMessage, moreInfoUrl}]}`:

@@ -4,15 +4,15 @@
  * at a time per section, so reading keeps only what the schema shows; a new
  * rule is built in the order of the manager's rule examples.
  */
-import type { DfwRuleDraft } from './drafts.ts';
-import { badResponse, booleanText } from './fields.ts';
+import type { DfwRuleDraft } from '../drafts.ts';
+import { badResponse, booleanText } from '../fields.ts';
 import { generationFromEtag } from './firewall-xml.ts';
 import type {
   DfwRuleRecord,
   DistributedFirewallRecord,
   FirewallLayerName,
   FirewallSectionRecord,
-} from './wire.ts';
+} from '../wire.ts';
 import {
   childElement,
   childElements,
@@ -20,7 +20,7 @@ import {
   element,
   textElement,
   type XmlElement,
-} from './xml.ts';
+} from '../xml/xml.ts';
 
 /** Path segment of each layer's sections. */
 export const sectionPathSegment: Readonly<Record<FirewallLayerName, string>> = {

@@ -5,14 +5,14 @@
  * resent (retryOnConflict). The manager keeps every other rule of the
  * section as it was: only the one rule travels.
  */
-import type { CallContext } from '../../http/upstream-http.ts';
-import { defaultConflictRetry, retryOnConflict, type ConflictRetry } from './conflict-retry.ts';
-import type { DfwRuleDraft } from './drafts.ts';
+import type { CallContext } from '../../../http/upstream-http.ts';
+import { defaultConflictRetry, retryOnConflict, type ConflictRetry } from '../conflict-retry.ts';
+import type { DfwRuleDraft } from '../drafts.ts';
 import { dfwRuleXml } from './dfw-xml.ts';
-import type { KeyedLock } from './keyed-lock.ts';
-import { SectionRuleNotFoundError } from './rule-not-found-error.ts';
-import type { FirewallLayerName, FirewallSectionRecord } from './wire.ts';
-import type { XmlElement } from './xml.ts';
+import type { KeyedLock } from '../keyed-lock.ts';
+import { SectionRuleNotFoundError } from '../rule-not-found-error.ts';
+import type { FirewallLayerName, FirewallSectionRecord } from '../wire.ts';
+import type { XmlElement } from '../xml/xml.ts';
 
 export interface SectionStore {
   getSection(

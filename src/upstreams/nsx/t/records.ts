@@ -4,10 +4,10 @@
  * gateway's drafts into Policy API bodies. Where NSX-T has no counterpart of
  * a field, the record holds null (see docs/generations.md, NSX-T).
  */
-import { BadUserInputError } from '../../errors.ts';
-import { isNsxId } from '../../inputs/network.ts';
-import type { DfwRuleDraft, IpSetDraft, RulePart, ServiceDraft } from '../nsx/drafts.ts';
-import { badResponse } from '../nsx/fields.ts';
+import { BadUserInputError } from '../../../errors.ts';
+import { isNsxId } from '../../../inputs/network.ts';
+import type { DfwRuleDraft, IpSetDraft, RulePart, ServiceDraft } from '../drafts.ts';
+import { badResponse } from '../fields.ts';
 import type {
   DfwRuleRecord,
   EdgeRecord,
@@ -17,8 +17,8 @@ import type {
   ScopeRecord,
   ServiceRecord,
   VirtualServerRecord,
-} from '../nsx/wire.ts';
-import { childElements, childText, element, textElement, type XmlElement } from '../nsx/xml.ts';
+} from '../wire.ts';
+import { childElements, childText, element, textElement, type XmlElement } from '../xml/xml.ts';
 import {
   objectList,
   optionalBoolean,

@@ -6,7 +6,7 @@
  * first slice, without a pause.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { releaseBuffer } from '../../http/release-buffer.ts';
+import { releaseBuffer } from '../../../http/release-buffer.ts';
 import {
   buildXmlChunks,
   buildXmlSteps,

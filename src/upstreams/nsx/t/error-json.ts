@@ -3,9 +3,9 @@
  * "error_code": 602, "module_name": "common-services", "error_message":
  * "…"}`. Only its code and message are taken, never the body itself.
  */
-import { errorMessage, jsonErrorObject, noErrorFields } from '../../http/error-fields.ts';
-import type { ErrorBodyReader } from '../../http/upstream-http.ts';
-import { readNsxError } from '../nsx/error-xml.ts';
+import { errorMessage, jsonErrorObject, noErrorFields } from '../../../http/error-fields.ts';
+import type { ErrorBodyReader } from '../../../http/upstream-http.ts';
+import { readNsxError } from '../error-xml.ts';
 
 export const readNsxtError: ErrorBodyReader = (body) => {
   const parsed = jsonErrorObject(body);

@@ -5,17 +5,17 @@
  * document, and every unmodelled child or attribute of an edited rule, as it
  * was.
  */
-import type { RuleDraft, RulePart } from './drafts.ts';
-import { badResponse, booleanText, requireRoot } from './fields.ts';
+import type { RuleDraft, RulePart } from '../drafts.ts';
+import { badResponse, booleanText, requireRoot } from '../fields.ts';
 import type {
   FirewallConfigRecord,
   FirewallLayerName,
   FirewallRuleElement,
   FirewallRuleIndex,
   FirewallRuleRecord,
-} from './wire.ts';
-import { sameJson } from './xml-json.ts';
-import { removeChildren, setAttribute, setChild } from './xml-edit.ts';
+} from '../wire.ts';
+import { sameJson } from '../xml/xml-json.ts';
+import { removeChildren, setAttribute, setChild } from '../xml/xml-edit.ts';
 import {
   mapItems,
   piecesOf,
@@ -23,7 +23,7 @@ import {
   splicePieces,
   type Piece,
   type Pieces,
-} from './xml-splice.ts';
+} from '../xml/xml-splice.ts';
 import {
   buildXml,
   childElement,
@@ -38,7 +38,7 @@ import {
   type ParseOptions,
   type XmlElement,
   type XmlNode,
-} from './xml.ts';
+} from '../xml/xml.ts';
 
 const ruleElementNames: Readonly<Record<FirewallLayerName, string>> = {
   LAYER3: 'layer3FirewallRule',

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { scopedStore, upstreamScope, type RemoteStore } from '../../cache/remote-store.ts';
-import type { GatewayConfig } from '../../gateway-config.ts';
-import { sharedCall } from '../../cache/shared-read.ts';
-import { credentialKey } from '../../credentials.ts';
+import { scopedStore, upstreamScope, type RemoteStore } from '../../../cache/remote-store.ts';
+import type { GatewayConfig } from '../../../gateway-config.ts';
+import { sharedCall } from '../../../cache/shared-read.ts';
+import { credentialKey } from '../../../credentials.ts';
 import {
   BadUserInputError,
   notTheCallers,
@@ -10,22 +10,22 @@ import {
   UnauthenticatedError,
   UpstreamBadResponseError,
   UpstreamStatusError,
-} from '../../errors.ts';
-import { bearerAuthorization } from '../../http/auth.ts';
-import { path } from '../../http/path.ts';
+} from '../../../errors.ts';
+import { bearerAuthorization } from '../../../http/auth.ts';
+import { path } from '../../../http/path.ts';
 import type {
   CallContext,
   UpstreamHttp,
   UpstreamRequest,
   UpstreamResponse,
-} from '../../http/upstream-http.ts';
-import { Watcher, watchKey, type WatcherOptions } from '../poller.ts';
-import type { BlueprintPublication, CatalogRequestEvent, VraApi } from '../vra/api.ts';
-import { isFinalRequest, requestChanged } from '../vra/consumer-decode.ts';
-import { isObject, parseJson } from '../vra/decode.ts';
-import type { PageRequest } from '../vra/paging.ts';
-import { asCallerMistake } from '../vra/refused-input.ts';
-import { TokenCache, type IssuedToken, type VraCredential } from '../vra/tokens.ts';
+} from '../../../http/upstream-http.ts';
+import { Watcher, watchKey, type WatcherOptions } from '../../poller.ts';
+import type { BlueprintPublication, CatalogRequestEvent, VraApi } from '../api.ts';
+import { isFinalRequest, requestChanged } from '../consumer-decode.ts';
+import { isObject, parseJson } from '../decode.ts';
+import type { PageRequest } from '../paging.ts';
+import { asCallerMistake } from '../refused-input.ts';
+import { TokenCache, type IssuedToken, type VraCredential } from '../tokens.ts';
 import type {
   WireCatalogItem,
   WireCatalogRequest,
@@ -35,7 +35,7 @@ import type {
   WireProvider,
   WireProviderCatalogItem,
   WireRequestTemplate,
-} from '../vra/wire.ts';
+} from '../wire.ts';
 import {
   asVra7Page,
   decodeActions,
