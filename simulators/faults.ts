@@ -5,7 +5,7 @@
  * routes; only the bodies are its own (its error document, its broken body).
  */
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { RecordedRequest } from './sim-server.ts';
+import type { RecordedRequest } from './recorded-request.ts';
 
 /** What a simulator can be told to do wrong. */
 export type Fault =

@@ -14,20 +14,9 @@ import {
   type FaultPlan,
   type RequestMatch,
 } from './faults.ts';
+import type { RecordedRequest } from './recorded-request.ts';
 
-/** One request as a simulator received it, for tests to assert on. */
-export interface RecordedRequest {
-  method: string;
-  /** Path as sent, still percent-encoded, without the query. */
-  rawPath: string;
-  /** Path with each segment decoded. */
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  /** When the request was received (epoch ms), for tests of pauses such as Retry-After. */
-  receivedAt: number;
-}
+export type { RecordedRequest } from './recorded-request.ts';
 
 export type SimHandler = (
   request: RecordedRequest,

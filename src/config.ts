@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { allScopes, isScope, type Scope } from './auth/scopes.ts';
 import { proxyRange, type ProxyRange } from './client-address.ts';
+import type { VroAuthMode } from './credentials.ts';
 import { defaultResilience } from './http/resilience-defaults.ts';
 import {
   loadPersistedOperations,
@@ -25,9 +26,6 @@ export interface UpstreamConfig {
   /** Skip certificate checks (lab appliances only; logged as a warning at start). */
   tlsInsecure: boolean;
 }
-
-/** How vRO authenticates: its own directory (Basic) or through vRA (a vRA bearer token). */
-export type VroAuthMode = 'basic' | 'vra-token';
 
 export interface VroConfig extends UpstreamConfig {
   authMode: VroAuthMode;

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { VroAuthMode } from './config.ts';
 import { BadUserInputError, type UpstreamService } from './errors.ts';
+
+/** How vRO authenticates: its own directory (Basic) or through vRA (a vRA bearer token). */
+export type VroAuthMode = 'basic' | 'vra-token';
 
 /** `Authorization` values a client sent for the upstreams, so that they apply that user's permissions. */
 export type UpstreamCredentials = Partial<Record<UpstreamService, string>>;

@@ -3,7 +3,7 @@ import { sendEmpty, sendJson, type RecordedRequest } from '../sim-server.ts';
 import type { ConsumerState, SimResource } from './consumer.ts';
 import { provisioningRequestType, resourceRequestType } from './consumer-seed.ts';
 import { requestBodyProblem } from './consumer-validate.ts';
-import { originOf, parseBody, sendList, sendsJson } from './routes.ts';
+import { originOf, parseBody, sendList, sendsJson } from './json-exchange.ts';
 import { vraCodes, vraErrorBody } from './vra-errors.ts';
 
 const itemViewFields = ['catalogItemId', 'name'];

@@ -1,6 +1,6 @@
 import { UpstreamCallLimitError, type UpstreamService } from '../errors.ts';
 import { queryString } from './path.ts';
-import type { UpstreamRequest, UpstreamResponse } from './upstream-http.ts';
+import type { UpstreamRequest, UpstreamResponse } from './upstream-request.ts';
 
 /**
  * What the upstream calls of one GraphQL request (the operations of a batch

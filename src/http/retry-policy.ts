@@ -1,4 +1,4 @@
-import type { HttpMethod } from './upstream-http.ts';
+import type { HttpMethod } from './upstream-request.ts';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */

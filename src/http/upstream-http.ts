@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { UpstreamCredentials } from '../credentials.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
@@ -20,7 +19,8 @@ import { loopLagReader } from './loop-lag.ts';
 import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
 import { PagedRead, type PagingLimits } from './paged-read.ts';
-import { queryString, type QueryValue } from './path.ts';
+import { queryString } from './path.ts';
+import type { HttpMethod, UpstreamRequest, UpstreamResponse } from './upstream-request.ts';
 import { defaultResilience } from './resilience-defaults.ts';
 import { collectAfterLargeCall } from './young-collection.ts';
 import { authorizationSecrets, redact } from './redact.ts';
@@ -73,38 +73,7 @@ export interface UpstreamTrail {
   current: TrailedCall[] | undefined;
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
-
-export interface UpstreamRequest {
-  method: HttpMethod;
-  /** Path below the upstream's API root, built with `path`; starts with `/`. */
-  path: string;
-  /** The path's template (`/workflows/{id}`), for logs and metrics. */
-  route: string;
-  query?: Readonly<Record<string, QueryValue>>;
-  headers?: Readonly<Record<string, string>>;
-  body?: string | Uint8Array | Readable;
-  /** `Authorization` header value. */
-  authorization?: string;
-  /** Values sent in the body that an error must never repeat (e.g. a password). */
-  secrets?: readonly string[];
-  /** `bytes`: a success answer's body comes as UTF-8 bytes (`UpstreamResponse.bytes`), not as text. */
-  answerAs?: 'text' | 'bytes';
-  /** A read made afresh and not shared with the GraphQL request's identical reads: its caller alone holds the answer. */
-  exclusive?: boolean;
-  /** Largest body accepted for this call, when below the seam's `maxResponseBytes` (a page of a paged read). */
-  maxBytes?: number;
-}
-
-export interface UpstreamResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with `, `. */
-  headers: Readonly<Record<string, string | undefined>>;
-  /** Empty when `bytes` holds the body. */
-  body: string;
-  /** A success answer's body as UTF-8 bytes, when the request asked for them (`answerAs`). */
-  bytes?: Buffer;
-}
+export type { HttpMethod, UpstreamRequest, UpstreamResponse } from './upstream-request.ts';
 
 /** Takes the upstream's own error code and message out of an error body, or nulls. */
 export type ErrorBodyReader = (

@@ -31,8 +31,8 @@ import {
   refuse,
 } from './check.ts';
 import { isAddress, isPortList } from './network-addresses.ts';
+import { idPattern } from '../upstreams/nsx/ids.ts';
 
-const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const tokenPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const longestName = 256;
 const longestText = 4096;
@@ -66,11 +66,6 @@ export const serviceProtocols: readonly string[] = [
 
 const virtualServerProtocols = ['HTTP', 'HTTPS', 'TCP', 'UDP'] as const;
 const dfwActions = ['allow', 'deny', 'reject'] as const;
-
-/** True for what can be an NSX id (also used on ids the manager itself answers). */
-export function isNsxId(value: string): boolean {
-  return idPattern.test(value);
-}
 
 /** An NSX object id, scope id, edge id or rule id: safe as one path segment. */
 export function checkNsxId(value: string, argument: string): string {

@@ -5,22 +5,11 @@
  */
 import type { WorkflowFilter } from '../generated/graphql.ts';
 import type { WorkflowConditions } from '../upstreams/vro/conditions.ts';
+import { vroIdPattern } from '../upstreams/vro/ids.ts';
 import { checkPattern, refuse } from './check.ts';
-
-/**
- * vRO ids: UUIDs for user workflows, 32-hex for executions, and long non-UUID
- * ids for built-in library workflows (`BD8080...`, `com.vmware.library...`).
- * Nothing that could add a path segment, a query or a condition.
- */
-const vroIdPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
 /** The longest condition value vRO accepts, in characters (longer ones: 400). */
 const longestConditionValue = 255;
-
-/** True for what can be a vRO id (also used on ids vRO itself answers). */
-export function isVroId(id: string): boolean {
-  return vroIdPattern.test(id);
-}
 
 /** A workflow or execution id. */
 export function checkVroId(value: string, argument: string): string {

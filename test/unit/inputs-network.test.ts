@@ -3,7 +3,6 @@ import {
   checkDfwRuleInput,
   checkGenerationNumber,
   checkNsxId,
-  isNsxId,
   checkIpSetInput,
   checkPosition,
   checkRuleInput,
@@ -12,6 +11,7 @@ import {
   checkVirtualServerInput,
   serviceProtocols,
 } from '../../src/inputs/network.ts';
+import { isNsxId } from '../../src/upstreams/nsx/ids.ts';
 import { isAddress, isPortList } from '../../src/inputs/network-addresses.ts';
 import { buildXml } from '../../src/upstreams/nsx/xml/xml.ts';
 import { refusedArgument } from '../helpers/thrown.ts';

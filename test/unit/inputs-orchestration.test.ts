@@ -3,8 +3,8 @@ import {
   checkPackageFile,
   checkVroId,
   checkWorkflowFilter,
-  isVroId,
 } from '../../src/inputs/orchestration.ts';
+import { isVroId } from '../../src/upstreams/vro/ids.ts';
 import { badInput } from '../helpers/thrown.ts';
 
 describe('vRO ids', () => {

@@ -1,5 +1,5 @@
 import { UpstreamBadResponseError } from '../../errors.ts';
-import { isVroId } from '../../inputs/orchestration.ts';
+import { isVroId } from './ids.ts';
 import { toIsoDate } from './unwrap-value.ts';
 import {
   executionStates,

@@ -5,7 +5,7 @@
  * a field, the record holds null (see docs/generations.md, NSX-T).
  */
 import { BadUserInputError } from '../../../errors.ts';
-import { isNsxId } from '../../../inputs/network.ts';
+import { isNsxId } from '../ids.ts';
 import type { DfwRuleDraft, IpSetDraft, RulePart, ServiceDraft } from '../drafts.ts';
 import { badResponse } from '../fields.ts';
 import type {

@@ -11,7 +11,7 @@ import {
   type UpstreamResponse,
 } from '../../../http/upstream-http.ts';
 import { upstreamHttpOptions, type UpstreamHooks } from '../../../http/upstream-options.ts';
-import { isNsxId } from '../../../inputs/network.ts';
+import { isNsxId } from '../ids.ts';
 import { readDistributedFirewall, readSection, sectionPathSegment } from './dfw-xml.ts';
 import type { IpSetDraft, ServiceDraft, VirtualServerDraft } from '../drafts.ts';
 import { readEdgePage, readEdgeSummary } from './edge-xml.ts';
