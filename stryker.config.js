@@ -1,6 +1,7 @@
 // Mutation testing of the critical modules (issue 27 item 7; TESTING.md).
 // `npm run mutation` runs every module below, one Stryker run each;
-// `MUTATION_MODULES="path redact" npm run mutation` runs some of them.
+// `MUTATION_MODULES="path redact" npm run mutation` runs some of them; with
+// no MUTATION_MODULE the configuration is every module in one run.
 // Each module is mutated against its own unit tests only, which
 // vitest.mutation.config.ts reads from MUTATION_TESTS, set here. Not part of
 // `npm test` nor CI. (A .js, not a .mjs: `eslint .` type-checks *.js only.)
@@ -79,10 +80,20 @@ const modules = {
   },
 };
 
-const name = process.env.MUTATION_MODULE ?? '';
-const chosen = modules[name];
+// Without MUTATION_MODULE (a tool that only loads the configuration, or
+// `npx stryker run` by hand): every module above in one run, named `all`.
+const name = process.env.MUTATION_MODULE ?? 'all';
+const chosen =
+  name === 'all'
+    ? {
+        mutate: Object.values(modules).flatMap((module) => module.mutate),
+        tests: [...new Set(Object.values(modules).flatMap((module) => module.tests))],
+      }
+    : modules[name];
 if (chosen === undefined) {
-  throw new Error(`MUTATION_MODULE must be one of: ${Object.keys(modules).join(' ')}`);
+  throw new Error(
+    `MUTATION_MODULE must be one of: ${Object.keys(modules).join(' ')} (or unset: all)`,
+  );
 }
 // read by vitest.mutation.config.ts in Stryker's test runner processes, which inherit it
 process.env.MUTATION_TESTS = chosen.tests.join(',');
