@@ -65,10 +65,10 @@ import {
 } from './guarded-answer.ts';
 import { KneeLoad } from './knee.ts';
 import { faultOfKind, injectRandomFaults } from './random-faults.ts';
-import { startNsxSimulator } from './nsx/index.ts';
+import { startNsxSimulator } from './nsx/v/index.ts';
 import type { RecordedRequest } from './sim-server.ts';
-import { startVraSimulator } from './vra/index.ts';
-import { seedCatalogItems, type SimCatalogItem } from './vra/seed.ts';
+import { startVraSimulator } from './vra/v7/index.ts';
+import { seedCatalogItems, type SimCatalogItem } from './vra/v7/seed.ts';
 import { startVroSimulator } from './vro/index.ts';
 
 type Service = 'vro' | 'vra' | 'nsx';

@@ -2,10 +2,10 @@ import type { Config } from '../src/config.ts';
 import type { GatewayConfig } from '../src/gateway-config.ts';
 import type { FaultPlan } from './faults.ts';
 import { faultOfKind, injectRandomFaults } from './random-faults.ts';
-import { startNsxSimulator } from './nsx/index.ts';
-import { startNsxtSimulator } from './nsxt/index.ts';
-import { startVraSimulator } from './vra/index.ts';
-import { startVra8Simulator } from './vra8/index.ts';
+import { startNsxSimulator } from './nsx/v/index.ts';
+import { startNsxtSimulator } from './nsx/t/index.ts';
+import { startVraSimulator } from './vra/v7/index.ts';
+import { startVra8Simulator } from './vra/v8/index.ts';
 import { startVroSimulator } from './vro/index.ts';
 
 export interface StartedSimulators {

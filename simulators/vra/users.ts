@@ -1,4 +1,4 @@
-import { databaseAdministratorsGroup, developmentGroup, qualityGroup } from './consumer-seed.ts';
+import { databaseAdministratorsGroup, developmentGroup, qualityGroup } from './v7/consumer-seed.ts';
 
 /** An account of the tenant that may sign in. */
 export interface SimUser {

@@ -7,8 +7,8 @@
  * the same document.
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { largeFirewallConfiguration } from '../../simulators/nsx/large-firewall.ts';
-import { el, writeXml } from '../../simulators/nsx/sim-xml.ts';
+import { largeFirewallConfiguration } from '../../simulators/nsx/v/large-firewall.ts';
+import { el, writeXml } from '../../simulators/nsx/v/sim-xml.ts';
 import type { RuleDraft } from '../../src/upstreams/nsx/drafts.ts';
 import {
   firewallParseOptions,

@@ -18,7 +18,7 @@ const skipped = missing ? ` (skipped: ${chromiumPath} is absent)` : '';
 /** Screenshots for a person to look at (gitignored). */
 const shots = new URL('../../test-results/portal-vra8/', import.meta.url);
 
-/** A default user of the vRA 8 simulator, member of Development (simulators/vra8/seed.ts). */
+/** A default user of the vRA 8 simulator, member of Development (simulators/vra/v8/seed.ts). */
 const developer = { username: 'developer@vsphere.local', password: 'developer-simulator' };
 const { centos, development } = vra8.ids;
 /** Items of the seed shared with other projects only. */

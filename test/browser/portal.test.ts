@@ -68,7 +68,7 @@ describe.skipIf(missing)(
       await card.waitFor({ timeout: 30_000 });
       expect(await card.innerText()).toContain('CentOS 7 Machine');
       expect(await card.innerText()).toContain('A CentOS 7 virtual machine on vSphere');
-      // the developer's entitled items (simulators/vra/consumer-seed.ts), not the restricted one
+      // the developer's entitled items (simulators/vra/v7/consumer-seed.ts), not the restricted one
       expect(await page!.locator('#catalog-items .card strong').allInnerTexts()).toEqual([
         'CentOS 7 Machine',
         'Three-tier Web Application',

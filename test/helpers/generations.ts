@@ -12,7 +12,7 @@ import {
   seededTemplates,
   startVra8Simulator,
   type Vra8Simulator,
-} from '../../simulators/vra8/index.ts';
+} from '../../simulators/vra/v8/index.ts';
 import type { Example } from './examples.ts';
 import { startStack, type Stack, type StackOptions } from './stack.ts';
 

@@ -1,7 +1,7 @@
 /** Helpers for the NSX tests: what the simulator received, read with the simulator's own XML reader. */
-import type { NsxSimulator } from '../../simulators/nsx/index.ts';
+import type { NsxSimulator } from '../../simulators/nsx/v/index.ts';
 import type { RuleDraft } from '../../src/upstreams/nsx/drafts.ts';
-import { readXml, writeXml, type SimElement } from '../../simulators/nsx/sim-xml.ts';
+import { readXml, writeXml, type SimElement } from '../../simulators/nsx/v/sim-xml.ts';
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
 
 /** An XML bomb: entities that expand to a billion "lol"s (the parser must refuse it unexpanded). */

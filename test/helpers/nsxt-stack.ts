@@ -1,4 +1,4 @@
-import { startNsxtSimulator, type NsxtSimulator } from '../../simulators/nsxt/index.ts';
+import { startNsxtSimulator, type NsxtSimulator } from '../../simulators/nsx/t/index.ts';
 import { startStack, type Stack } from './stack.ts';
 
 /** A gateway (the usual stack) whose NSX_URL is `sim`; `api` is NSX_API (undefined: found by asking). */

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { readXml, type SimElement } from '../../simulators/nsx/sim-xml.ts';
+import { readXml, type SimElement } from '../../simulators/nsx/v/sim-xml.ts';
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import type { Stack } from './stack.ts';
 import { contractCodes } from './contract-codes.ts';

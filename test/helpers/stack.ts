@@ -10,12 +10,12 @@ import {
   startNsxSimulator,
   type NsxSimulator,
   type NsxSimulatorOptions,
-} from '../../simulators/nsx/index.ts';
+} from '../../simulators/nsx/v/index.ts';
 import {
   startVraSimulator,
   type VraSimulator,
   type VraSimulatorOptions,
-} from '../../simulators/vra/index.ts';
+} from '../../simulators/vra/v7/index.ts';
 import {
   startVroSimulator,
   type VroSimulator,

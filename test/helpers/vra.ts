@@ -1,5 +1,5 @@
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
-import type { VraSimulator } from '../../simulators/vra/index.ts';
+import type { VraSimulator } from '../../simulators/vra/v7/index.ts';
 import type { GraphQLAnswer } from './stack.ts';
 
 export const providersPath = '/catalog-service/api/providers';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VraSimulator } from '../../simulators/vra/index.ts';
+import type { VraSimulator } from '../../simulators/vra/v7/index.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { tokensPath, userBearer } from '../helpers/vra.ts';
 

@@ -12,8 +12,8 @@ import {
   simulatorUsers,
   startVraSimulator,
   type VraSimulator,
-} from '../../simulators/vra/index.ts';
-import { startNsxtSimulator } from '../../simulators/nsxt/index.ts';
+} from '../../simulators/vra/v7/index.ts';
+import { startNsxtSimulator } from '../../simulators/nsx/t/index.ts';
 import { basicAuthorization } from '../../src/http/auth.ts';
 import { startStack, type Stack, type StackOptions } from '../helpers/stack.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';

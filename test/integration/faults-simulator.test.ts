@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/index.ts';
-import { readXml } from '../../simulators/nsx/sim-xml.ts';
+import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/v/index.ts';
+import { readXml } from '../../simulators/nsx/v/sim-xml.ts';
 import { startSimServer, type SimServer } from '../../simulators/sim-server.ts';
-import { startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
+import { startVraSimulator, type VraSimulator } from '../../simulators/vra/v7/index.ts';
 import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/server.ts';
-import { attr, kids, kidText, writeXml } from '../../simulators/nsx/sim-xml.ts';
+import { attr, kids, kidText, writeXml } from '../../simulators/nsx/v/sim-xml.ts';
 import { basic, bodyOf, calls } from '../helpers/nsx.ts';
 import { memoryAuditLog, startStack, type Stack } from '../helpers/stack.ts';
 

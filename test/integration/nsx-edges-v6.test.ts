@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { kidText } from '../../simulators/nsx/sim-xml.ts';
+import { kidText } from '../../simulators/nsx/v/sim-xml.ts';
 import { bodyOf, calls } from '../helpers/nsx.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

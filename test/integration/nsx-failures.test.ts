@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorXml } from '../../simulators/nsx/index.ts';
+import { errorXml } from '../../simulators/nsx/v/index.ts';
 import { billionLaughs } from '../helpers/nsx.ts';
 import { startStack, type Stack, type StackOptions } from '../helpers/stack.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { largeFirewallContext } from '../../simulators/nsx/large-firewall.ts';
+import { largeFirewallContext } from '../../simulators/nsx/v/large-firewall.ts';
 import { createNsxClient } from '../../src/upstreams/nsx/v/client.ts';
 import { calls, storedRules } from '../helpers/nsx.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';

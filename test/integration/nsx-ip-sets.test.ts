@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { basic, bodyOf, calls } from '../helpers/nsx.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { errorXml } from '../../simulators/nsx/index.ts';
+import { errorXml } from '../../simulators/nsx/v/index.ts';
 
 let stack: Stack;
 beforeAll(async () => {

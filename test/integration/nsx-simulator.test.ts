@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/index.ts';
+import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/v/index.ts';
 import { basic } from '../helpers/nsx.ts';
 
 let sim: NsxSimulator;

@@ -9,7 +9,7 @@
  * recorded no refused request and no answer that breaks its definition.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { NsxtSimulator } from '../../simulators/nsxt/index.ts';
+import type { NsxtSimulator } from '../../simulators/nsx/t/index.ts';
 import {
   readExamples,
   rootFieldNames,

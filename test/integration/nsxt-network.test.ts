@@ -3,7 +3,7 @@
  * the NSX-T simulator on loopback, through GraphQL (yoga.fetch).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startNsxtSimulator, type NsxtSimulator } from '../../simulators/nsxt/index.ts';
+import { startNsxtSimulator, type NsxtSimulator } from '../../simulators/nsx/t/index.ts';
 import { gatewayOnNsxt as gatewayOn } from '../helpers/nsxt-stack.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 

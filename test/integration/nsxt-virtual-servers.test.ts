@@ -4,7 +4,7 @@
  * The gateway against the NSX-T simulator on loopback, through GraphQL.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { NsxtSimulator } from '../../simulators/nsxt/index.ts';
+import type { NsxtSimulator } from '../../simulators/nsx/t/index.ts';
 import { startNsxtStack } from '../helpers/nsxt-stack.ts';
 import type { Stack } from '../helpers/stack.ts';
 

@@ -98,7 +98,7 @@ describe('/ready while an appliance is down', () => {
       ['ipSets', 'UPSTREAM_UNAVAILABLE'],
     ]);
 
-    const { startNsxSimulator } = await import('../../simulators/nsx/index.ts');
+    const { startNsxSimulator } = await import('../../simulators/nsx/v/index.ts');
     const back = await startNsxSimulator({ port });
     closers.push(() => back.close());
     await sleep(150);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/index.ts';
+import { startNsxSimulator, type NsxSimulator } from '../../simulators/nsx/v/index.ts';
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
-import { startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
+import { startVraSimulator, type VraSimulator } from '../../simulators/vra/v7/index.ts';
 import { startVroSimulator, type VroSimulator } from '../../simulators/vro/index.ts';
 import { readFileSync } from 'node:fs';
 import { findRedisServer, startRedis, type TestRedis } from '../helpers/redis.ts';

@@ -236,7 +236,7 @@ describe('/ready', () => {
     expect(strict.status).toBe(503);
     expect(strict.body.status).toBe('not ready');
 
-    const { startNsxSimulator } = await import('../../simulators/nsx/index.ts');
+    const { startNsxSimulator } = await import('../../simulators/nsx/v/index.ts');
     const back = await startNsxSimulator({ port });
     try {
       await sleep(150);

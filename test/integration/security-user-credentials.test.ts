@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
-import type { VraSimulator } from '../../simulators/vra/index.ts';
+import type { VraSimulator } from '../../simulators/vra/v7/index.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { listen, startStack, type GraphQLAnswer, type Stack } from '../helpers/stack.ts';
 import { providerListCalls, tokenRequests } from '../helpers/vra.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNsxtSimulator, type NsxtSimulator } from '../../simulators/nsxt/index.ts';
-import { specProblem } from '../../simulators/nsxt/spec-check.ts';
-import { startNsxSimulator } from '../../simulators/nsx/index.ts';
+import { startNsxtSimulator, type NsxtSimulator } from '../../simulators/nsx/t/index.ts';
+import { specProblem } from '../../simulators/nsx/t/spec-check.ts';
+import { startNsxSimulator } from '../../simulators/nsx/v/index.ts';
 
 let sim: NsxtSimulator;
 beforeAll(async () => {

@@ -3,13 +3,13 @@ import {
   databaseAdministratorsGroup,
   developmentGroup,
   qualityGroup,
-} from '../../simulators/vra/consumer-seed.ts';
+} from '../../simulators/vra/v7/consumer-seed.ts';
 import {
   simulatorUsers,
   startVraSimulator,
   type VraSimulator,
-} from '../../simulators/vra/index.ts';
-import { vraErrorBody } from '../../simulators/vra/vra-errors.ts';
+} from '../../simulators/vra/v7/index.ts';
+import { vraErrorBody } from '../../simulators/vra/v7/vra-errors.ts';
 
 const consumer = '/catalog-service/api/consumer';
 const views = `${consumer}/entitledCatalogItemViews`;

@@ -6,8 +6,8 @@ import {
   seededTemplates,
   startVra8Simulator,
   type Vra8Simulator,
-} from '../../simulators/vra8/index.ts';
-import { readVra8Spec, vra8SpecFiles } from '../../simulators/vra8/specs.ts';
+} from '../../simulators/vra/v8/index.ts';
+import { readVra8Spec, vra8SpecFiles } from '../../simulators/vra/v8/specs.ts';
 
 // The test's own validators, built from the same subsets with one exception
 // only: the ids the definitions mark required on a source and an entitlement,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startVraSimulator } from '../../simulators/vra/index.ts';
+import { startVraSimulator } from '../../simulators/vra/v7/index.ts';
 import {
   databaseAdministratorsProject,
   developmentProject,
@@ -8,7 +8,7 @@ import {
   seededTemplates,
   startVra8Simulator,
   type Vra8Simulator,
-} from '../../simulators/vra8/index.ts';
+} from '../../simulators/vra/v8/index.ts';
 
 let sim: Vra8Simulator;
 

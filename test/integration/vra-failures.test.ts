@@ -7,7 +7,7 @@ import {
   providerListCalls,
   providersPath,
 } from '../helpers/vra.ts';
-import { vraErrorBody } from '../../simulators/vra/vra-errors.ts';
+import { vraErrorBody } from '../../simulators/vra/v7/vra-errors.ts';
 
 let stack: Stack | undefined;
 async function start(options: StackOptions = {}): Promise<Stack> {

@@ -10,7 +10,7 @@ import {
   registerPuts,
   tokenRequests,
 } from '../helpers/vra.ts';
-import { vraErrorBody } from '../../simulators/vra/vra-errors.ts';
+import { vraErrorBody } from '../../simulators/vra/v7/vra-errors.ts';
 
 let stack: Stack;
 let seen: number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRequest } from '../../simulators/vra/index.ts';
+import { seededRequest } from '../../simulators/vra/v7/index.ts';
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { bearerOf, catalogCalls, expectNoSecrets, firstError, vraLogin } from '../helpers/vra.ts';

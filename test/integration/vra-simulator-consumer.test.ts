@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRequest, startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
+import {
+  seededRequest,
+  startVraSimulator,
+  type VraSimulator,
+} from '../../simulators/vra/v7/index.ts';
 import { vraLogin } from '../helpers/vra.ts';
 
 const consumer = '/catalog-service/api/consumer';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVraSimulator, type VraSimulator } from '../../simulators/vra/index.ts';
+import { startVraSimulator, type VraSimulator } from '../../simulators/vra/v7/index.ts';
 
 let sim: VraSimulator;
 let token: string;

@@ -10,7 +10,7 @@ import {
   providersPath,
   tokenRequests,
 } from '../helpers/vra.ts';
-import { vraErrorBody } from '../../simulators/vra/vra-errors.ts';
+import { vraErrorBody } from '../../simulators/vra/v7/vra-errors.ts';
 
 const password = 'pa55-W0rd-tokens';
 const query = '{ providers(first: 2) { totalCount } }';

@@ -1,6 +1,6 @@
 /**
  * The catalog schema over vRA 8: the gateway against the strict vRA 8
- * simulator (simulators/vra8), through HTTP. Detection by
+ * simulator (simulators/vra/v8), through HTTP. Detection by
  * GET /iaas/api/about, the override, a user's sign-in, items per project,
  * an order followed to its end, a day-2 action, publishing a blueprint, and
  * what vRA 8 lacks; and detection picking vRA 7 on the vRA 7 simulator.
@@ -17,7 +17,7 @@ import {
   startVra8Simulator,
   vra8Users,
   type Vra8Simulator,
-} from '../../simulators/vra8/index.ts';
+} from '../../simulators/vra/v8/index.ts';
 import { SseSubscription } from '../helpers/sse.ts';
 import { listen, startStack } from '../helpers/stack.ts';
 

@@ -10,7 +10,11 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basicAuthorization } from '../../src/http/auth.ts';
 import type { RecordedRequest } from '../../simulators/sim-server.ts';
-import { startVra8Simulator, vra8Users, type Vra8Simulator } from '../../simulators/vra8/index.ts';
+import {
+  startVra8Simulator,
+  vra8Users,
+  type Vra8Simulator,
+} from '../../simulators/vra/v8/index.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 const vroAccount = { username: 'vro-service@vsphere.local', password: 'vro-service-simulator' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import spec from '../../simulators/specs/nsxt/nsx-policy-api.json' with { type: 'json' };
-import { definitionNames, specProblem } from '../../simulators/nsxt/spec-check.ts';
+import spec from '../../simulators/nsx/t/specs/nsx-policy-api.json' with { type: 'json' };
+import { definitionNames, specProblem } from '../../simulators/nsx/t/spec-check.ts';
 
 function refsIn(value: unknown, found: Set<string>): void {
   if (Array.isArray(value)) {

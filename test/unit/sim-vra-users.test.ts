@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConsumerState } from '../../simulators/vra/consumer.ts';
-import { qualityGroup } from '../../simulators/vra/consumer-seed.ts';
-import { TokenStore } from '../../simulators/vra/identity.ts';
+import { ConsumerState } from '../../simulators/vra/v7/consumer.ts';
+import { qualityGroup } from '../../simulators/vra/v7/consumer-seed.ts';
+import { TokenStore } from '../../simulators/vra/v7/identity.ts';
 import { simulatorUsers, type SimUser } from '../../simulators/vra/users.ts';
 
 function state(users: readonly SimUser[] = simulatorUsers) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConsumerState } from '../../simulators/vra/consumer.ts';
-import { requestBodyProblem } from '../../simulators/vra/consumer-validate.ts';
+import { ConsumerState } from '../../simulators/vra/v7/consumer.ts';
+import { requestBodyProblem } from '../../simulators/vra/v7/consumer-validate.ts';
 
 const fixture = (name: string): any =>
   JSON.parse(readFileSync(new URL(`../fixtures/vra/${name}`, import.meta.url), 'utf8'));

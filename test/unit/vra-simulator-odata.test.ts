@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, FilterSyntaxError } from '../../simulators/vra/odata.ts';
+import { compileFilter, FilterSyntaxError } from '../../simulators/vra/v7/odata.ts';
 
 const providers = [
   { id: '1', name: 'iaas-service', providerTypeId: 'a' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { typeRef } from '../../simulators/vra/seed.ts';
+import { typeRef } from '../../simulators/vra/v7/seed.ts';
 
 describe('the vRA simulator seed', () => {
   it('labels a type id it does not know with the id itself, even one named like an Object property', () => {

@@ -2,7 +2,7 @@
  * The vRA 8 client and the generation dispatch through the gateway, against
  * a small loopback fake of vRA 8 that records what it receives. The fake
  * answers the shapes of vmware/vra-sdk-go's swagger/vra-iaas.json and
- * vra-catalog-deployment.json; the strict simulator (simulators/vra8)
+ * vra-catalog-deployment.json; the strict simulator (simulators/vra/v8)
  * is what the integration tests use.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';

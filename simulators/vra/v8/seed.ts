@@ -3,7 +3,7 @@
  * simulator's business groups, their members (the same three accounts), and
  * released cloud templates already imported into the catalog and shared.
  */
-import { simulatorUsers } from '../vra/users.ts';
+import { simulatorUsers } from '../users.ts';
 
 export interface Vra8Project {
   id: string;

@@ -6,7 +6,7 @@
  * served depends on the manager: NSX-v 6.x serves 4.0, vCNS 5.x 3.0.
  */
 import { isIP } from 'node:net';
-import { sendEmpty } from '../sim-server.ts';
+import { sendEmpty } from '../../sim-server.ts';
 import {
   errorCodes,
   mediaTypeAccepted,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendEmpty, sendJson, type RecordedRequest } from '../sim-server.ts';
+import { sendEmpty, sendJson, type RecordedRequest } from '../../sim-server.ts';
 import type { ConsumerState, SimResource } from './consumer.ts';
 import { provisioningRequestType, resourceRequestType } from './consumer-seed.ts';
 import { requestBodyProblem } from './consumer-validate.ts';

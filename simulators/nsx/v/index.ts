@@ -3,7 +3,7 @@
  * vCNS): Basic auth, XML bodies, the corrected paths of docs/upstreams.md (NSX) only,
  * revisions, in-use checks, and vShield App's generation-guarded firewall.
  */
-import { hasBasicAuth, startSimServer, type SimObserved } from '../sim-server.ts';
+import { hasBasicAuth, startSimServer, type SimObserved } from '../../sim-server.ts';
 import { dfwRoutes } from './dfw-routes.ts';
 import { edgeRoutes } from './edge-routes.ts';
 import { firewallRoutes } from './firewall-routes.ts';
@@ -19,8 +19,12 @@ import {
   type SimManager,
 } from './sim-context.ts';
 import { el, writeXml } from './sim-xml.ts';
-import { sendText } from '../sim-server.ts';
-import { sendGuardedAnswer, type GuardedAnswer, type RedirectStatus } from '../guarded-answer.ts';
+import { sendText } from '../../sim-server.ts';
+import {
+  sendGuardedAnswer,
+  type GuardedAnswer,
+  type RedirectStatus,
+} from '../../guarded-answer.ts';
 
 export type { NsxSwitches } from './sim-context.ts';
 export { errorXml } from './sim-context.ts';

@@ -1,5 +1,5 @@
 /**
- * The vRA 8 specification subsets (`../specs/vra8/`, see SOURCES.md there),
+ * The vRA 8 specification subsets (`specs/`, see SOURCES.md there),
  * one validator per file, and which file and path template serve a request.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import {
   SpecValidator,
   type SpecValidation,
   type SwaggerDocument,
-} from '../spec-validator.ts';
+} from '../../spec-validator.ts';
 
 export const vra8SpecFiles = [
   'vra-iaas.json',
@@ -18,7 +18,7 @@ export const vra8SpecFiles = [
 
 export function readVra8Spec(file: (typeof vra8SpecFiles)[number]): SwaggerDocument {
   return JSON.parse(
-    readFileSync(new URL(`../specs/vra8/${file}`, import.meta.url), 'utf8'),
+    readFileSync(new URL(`./specs/${file}`, import.meta.url), 'utf8'),
   ) as SwaggerDocument;
 }
 

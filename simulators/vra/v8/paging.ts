@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../sim-server.ts';
+import type { RecordedRequest } from '../../sim-server.ts';
 import { badRequest } from './errors.ts';
 
 /** `$top`/`$skip` of a request; Service Broker's pages default to 20 items. */

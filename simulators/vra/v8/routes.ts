@@ -1,6 +1,6 @@
-import type { RecordedRequest, SimHandler } from '../sim-server.ts';
-import { sendJson } from '../sim-server.ts';
-import { SpecViolation } from '../spec-validator.ts';
+import type { RecordedRequest, SimHandler } from '../../sim-server.ts';
+import { sendJson } from '../../sim-server.ts';
+import { SpecViolation } from '../../spec-validator.ts';
 import { Blueprints } from './blueprints.ts';
 import {
   actionBody,

@@ -5,7 +5,7 @@
  * and throws), errors as the manager's error body.
  */
 import type { ServerResponse } from 'node:http';
-import { sendEmpty, sendJson, type RecordedRequest } from '../sim-server.ts';
+import { sendEmpty, sendJson, type RecordedRequest } from '../../sim-server.ts';
 import type { NsxtState, PolicyObject } from './seed.ts';
 import { assertSpec, specProblem } from './spec-check.ts';
 

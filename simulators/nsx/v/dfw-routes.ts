@@ -13,7 +13,7 @@
  * in a rule body that names another section answers 400 (an absent one is
  * accepted); an action other than allow, deny or reject (any case) answers 400.
  */
-import { sendText } from '../sim-server.ts';
+import { sendText } from '../../sim-server.ts';
 import {
   errorCodes,
   methodNotAllowed,

@@ -5,14 +5,18 @@ import {
   sendText,
   type RecordedRequest,
   type SimHandler,
-} from '../sim-server.ts';
+} from '../../sim-server.ts';
 import { registerBodyProblem, type CatalogState, type ProviderCatalogItemBody } from './catalog.ts';
 import type { ConsumerState } from './consumer.ts';
 import { consumerCall } from './consumer-routes.ts';
 import { originOf, parseBody, sendList, sendsJson } from './json-exchange.ts';
 import type { TokenStore } from './identity.ts';
 import { invalidArgument, vraCodes, vraErrorBody } from './vra-errors.ts';
-import { sendGuardedAnswer, type GuardedAnswer, type RedirectStatus } from '../guarded-answer.ts';
+import {
+  sendGuardedAnswer,
+  type GuardedAnswer,
+  type RedirectStatus,
+} from '../../guarded-answer.ts';
 
 export type RegisterStatus = 200 | 201 | 204;
 

@@ -1,5 +1,5 @@
 /**
- * The load balancer (definitions in `simulators/specs/nsxt/`):
+ * The load balancer (definitions in `simulators/nsx/t/specs/`):
  *
  * - virtual servers `/policy/api/v1/infra/lb-virtual-servers[/{id}]`
  *   (`LBVirtualServer`, `LBVirtualServerListResult`): `lb_service_path`, when

@@ -1,13 +1,13 @@
-import { brokenJson } from '../faults.ts';
-import type { GuardedAnswer, RedirectStatus } from '../guarded-answer.ts';
-import { startSimServer, type RecordedRequest, type SimObserved } from '../sim-server.ts';
+import { brokenJson } from '../../faults.ts';
+import type { GuardedAnswer, RedirectStatus } from '../../guarded-answer.ts';
+import { startSimServer, type RecordedRequest, type SimObserved } from '../../sim-server.ts';
 import { CatalogState } from './catalog.ts';
 import { ConsumerState, seededRequest, type SimRequestOutcome } from './consumer.ts';
 import type { SimEntitledItem } from './consumer-seed.ts';
 import { TokenStore } from './identity.ts';
 import { createVraRoutes, type RegisterStatus } from './routes.ts';
 import type { SimCatalogItem, SimProvider } from './seed.ts';
-import { simulatorUsers, type SimUser, type SimulatorUser } from './users.ts';
+import { simulatorUsers, type SimUser, type SimulatorUser } from '../users.ts';
 import { vraCodes, vraErrorBody } from './vra-errors.ts';
 
 export type {

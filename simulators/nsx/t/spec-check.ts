@@ -1,6 +1,6 @@
 /**
  * Checks bodies against the Policy API definitions in
- * `simulators/specs/nsxt/nsx-policy-api.json` (Swagger 2.0, see SOURCES.md there).
+ * `simulators/nsx/t/specs/nsx-policy-api.json` (Swagger 2.0, see SOURCES.md there).
  *
  * Each definition is compiled twice: open (for `allOf` inheritance) and closed
  * (`unevaluatedProperties: false`, what a body must match: a field the manager
@@ -10,7 +10,7 @@
  * only those.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import spec from '../specs/nsxt/nsx-policy-api.json' with { type: 'json' };
+import spec from './specs/nsx-policy-api.json' with { type: 'json' };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

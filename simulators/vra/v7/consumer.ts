@@ -16,7 +16,7 @@ import {
   type SimBusinessGroup,
   type SimEntitledItem,
 } from './consumer-seed.ts';
-import { membershipsOf, type SimUser } from './users.ts';
+import { membershipsOf, type SimUser } from '../users.ts';
 
 type Json = Record<string, unknown>;
 

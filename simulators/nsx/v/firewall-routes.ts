@@ -11,7 +11,7 @@
  * `contextId` attribute that names another context than the path (the guide's
  * example has them equal; an absent attribute is accepted).
  */
-import { sendEmpty } from '../sim-server.ts';
+import { sendEmpty } from '../../sim-server.ts';
 import {
   errorCodes,
   mediaTypeAccepted,

@@ -1,5 +1,5 @@
-import { brokenJson } from '../faults.ts';
-import { startSimServer, type RecordedRequest, type SimObserved } from '../sim-server.ts';
+import { brokenJson } from '../../faults.ts';
+import { startSimServer, type RecordedRequest, type SimObserved } from '../../sim-server.ts';
 import { Blueprints } from './blueprints.ts';
 import { blueprintSourceType, Catalog } from './catalog.ts';
 import { Deployments, failureTrigger, type RequestStatus } from './deployments.ts';

@@ -1,6 +1,6 @@
 /** What the vRA 7 simulator's catalog and consumer routes share: reading a JSON body, and answering a paged list. */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { sendJson, type RecordedRequest } from '../sim-server.ts';
+import { sendJson, type RecordedRequest } from '../../sim-server.ts';
 import { compileFilter, FilterSyntaxError } from './odata.ts';
 import { invalidArgument } from './vra-errors.ts';
 

@@ -2,11 +2,11 @@
  * A strict in-process stand-in for an NSX-T 3.x / NSX 4.x manager's Policy
  * API: Basic auth on everything, JSON only, every request body and every
  * answer checked against the Policy API definitions
- * (`simulators/specs/nsxt/`), `_revision` on every object with 412 for a
+ * (`simulators/nsx/t/specs/`), `_revision` on every object with 412 for a
  * stale or missing one, in-use checks, system-owned services.
  * docs/upstreams.md (NSX-T) lists the facts it implements.
  */
-import { hasBasicAuth, sendJson, startSimServer, type SimObserved } from '../sim-server.ts';
+import { hasBasicAuth, sendJson, startSimServer, type SimObserved } from '../../sim-server.ts';
 import { firewallRoutes } from './firewall-routes.ts';
 import { groupRoutes } from './group-routes.ts';
 import { appProfileRoutes, lbServiceRoutes, virtualServerRoutes } from './lb-routes.ts';

@@ -4,7 +4,7 @@
  * errors-appendix.md).
  */
 import type { ServerResponse } from 'node:http';
-import { sendEmpty, sendText, type RecordedRequest } from '../sim-server.ts';
+import { sendEmpty, sendText, type RecordedRequest } from '../../sim-server.ts';
 import type { NsxState } from './seed.ts';
 import { el, leaf, readXml, SimXmlError, writeXml, type SimElement } from './sim-xml.ts';
 
