@@ -54,6 +54,10 @@ export function readUserCredentials(
   return credentials;
 }
 
+/** How many credentials' keys are kept; the oldest goes first. */
+const maxRecentKeys = 1024;
+const recentKeys = new Map<string, string>();
+
 /**
  * A key that tells credentials apart without holding them: `service` for the
  * gateway's own account, else a digest of the user's value. Every cache that
@@ -61,5 +65,15 @@ export function readUserCredentials(
  */
 export function credentialKey(authorization: string | undefined): string {
   if (authorization === undefined) return 'service';
-  return `user:${createHash('sha256').update(authorization, 'utf8').digest('hex').slice(0, 32)}`;
+  let key = recentKeys.get(authorization);
+  if (key === undefined) {
+    key = `user:${createHash('sha256').update(authorization, 'utf8').digest('hex').slice(0, 32)}`;
+    // hashed once per credential, not once per call: the recent ones are kept
+    if (recentKeys.size >= maxRecentKeys) {
+      const oldest = recentKeys.keys().next();
+      if (oldest.done !== true) recentKeys.delete(oldest.value);
+    }
+    recentKeys.set(authorization, key);
+  }
+  return key;
 }

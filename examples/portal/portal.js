@@ -371,7 +371,8 @@ async function showMyRequests(signal) {
           h(
             'li',
             { 'data-request-id': item.id },
-            h('span', {}, `#${item.requestNumber ?? '?'} `),
+            // vRA 8 numbers no request
+            item.requestNumber === null ? null : h('span', {}, `#${item.requestNumber} `),
             badge(item.state),
             ' ',
             item.description ?? (item.catalogItemId === null ? 'Action on a resource' : ''),
@@ -482,7 +483,7 @@ async function followRequest(id, target, signal) {
       const changed = last === null || last.state !== current.state;
       last = current;
       status.replaceChildren(
-        `Request #${current.requestNumber ?? '?'} `,
+        current.requestNumber === null ? 'Request ' : `Request #${current.requestNumber} `,
         badge(current.state),
         current.final ? ' (final)' : '',
       );

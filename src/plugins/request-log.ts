@@ -121,7 +121,9 @@ export function requestLog(logger: Logger, metrics: Metrics, credentialsRequired
       requestInfo(request);
     },
     onParams({ request, params }) {
-      requestInfo(request).operationName = params.operationName ?? undefined;
+      // a client may send any JSON as operationName (refused later with 400): only text is a name
+      const name: unknown = params.operationName;
+      requestInfo(request).operationName = typeof name === 'string' ? name : undefined;
     },
     onExecute({ args }) {
       describeOperation(args);

@@ -141,6 +141,12 @@ describe.skipIf(missing)(`The portal on vRA 8 in a real browser${skipped}`, () =
     expect(await machine.locator('dt:text-is("powerState") + dd').innerText()).toBe('ON');
     expect(await machine.locator('dt:text-is("cpuCount") + dd').innerText()).toBe('2');
     expect(await machine.locator('[data-action]').allInnerTexts()).toContain('Power Off');
+    // "Your requests" lists the order, as on vRA 7: the deployment's last request
+    const id = await page!.locator('#catalog-progress .timeline').getAttribute('data-request');
+    const row = page!.locator(`#catalog-requests li[data-request-id="${id}"]`);
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    expect(await row.innerText()).toContain('Portal test machine');
+    expect(await row.locator('[data-state]').getAttribute('data-state')).toBe('SUCCESSFUL');
     await shoot('03-request-done');
     expect(harness!.vra.refusals()).toEqual([]);
   }, 60_000);

@@ -1,6 +1,6 @@
 /**
  * One catalog test, two vRA generations: a gateway on the vRA 7 simulator
- * (src/simulators/vra) or on the strict vRA 8 simulator (src/simulators/vra8),
+ * (simulators/vra/v7) or on the strict vRA 8 simulator (simulators/vra/v8),
  * each with the vRO and NSX simulators beside it, and the seed's ids of each
  * generation under the same names. vRO trusts the tokens of the vRA it sits
  * beside (its `bearerUser` is that vRA's), as with VRO_AUTH_MODE=vra-token.
@@ -13,7 +13,7 @@ import {
   startVra8Simulator,
   type Vra8Simulator,
 } from '../../simulators/vra/v8/index.ts';
-import type { Example } from './examples.ts';
+import { variablesOn, type Example } from './examples.ts';
 import { startStack, type Stack, type StackOptions } from './stack.ts';
 
 /** The vRA a harness runs, as the tests see it whichever the generation. */
@@ -47,8 +47,6 @@ export interface GenerationIds {
   machineType: string;
   /** The property of a machine's data that tells its power state, and its values. */
   power: { field: string; on: string; off: string };
-  /** What an order of `centos` sends as `data` to get a 2-CPU machine named `atlas-…`. */
-  orderData: Record<string, unknown>;
 }
 
 export interface GenerationStack {
@@ -72,10 +70,9 @@ export interface Generation {
   generation: '7' | '8';
   ids: GenerationIds;
   /**
-   * An example's variables (test/helpers/examples.ts) for this generation:
-   * as the file has them on vRA 7 (the vRA 7 simulator's seed); on vRA 8 with
-   * the vRA 8 seed's ids in place, and an order's `data` the inputs of its
-   * cloud template.
+   * An example's variables (test/helpers/examples.ts) for this generation, as
+   * its files have them: `<name>.variables.json` on vRA 7;
+   * `<name>.vra8.variables.json` on vRA 8 where given, else the plain one.
    */
   variablesOf(example: Example): Record<string, unknown> | undefined;
   start(options?: GenerationOptions): Promise<GenerationStack>;
@@ -102,10 +99,6 @@ export const vra7: Generation = {
     quality: { id: '7276e9b5-883c-42f3-bdf7-62e7f0605cd6', name: 'Quality Engineering' },
     machineType: 'Infrastructure.Virtual',
     power: { field: 'MachineStatus', on: 'On', off: 'Off' },
-    orderData: {
-      _leaseDays: 30,
-      vSphere_Machine_1: { data: { cpu: 2, memory: 4096, machine_prefix: 'atlas-' } },
-    },
   },
   variablesOf: (example) => example.variables,
   async start(options = {}) {
@@ -141,16 +134,7 @@ export const vra7: Generation = {
   },
 };
 
-const [centos8, , windows8] = seededTemplates;
-
-/** The vRA 7 ids of examples/ and the vRA 8 seed's objects standing for them. */
-const vra8Replacements: Array<[string, string]> = [
-  [vra7.ids.centos.id, centos8!.id],
-  [vra7.ids.development.id, developmentProject.id],
-  [vra7.ids.quality.id, qualityProject.id],
-  // publish-blueprint's vSphere template: a cloud template of the seed
-  ['9d1c7e2a-5b3f-4e6d-8a1c-0b2e4f6a8c1d', windows8!.id],
-];
+const [centos8] = seededTemplates;
 
 export const vra8: Generation = {
   name: 'vRA 8',
@@ -161,22 +145,8 @@ export const vra8: Generation = {
     quality: { id: qualityProject.id, name: qualityProject.name },
     machineType: 'Cloud.vSphere.Machine',
     power: { field: 'powerState', on: 'ON', off: 'OFF' },
-    orderData: { hostname: 'atlas', cpuCount: 2 },
   },
-  variablesOf(example) {
-    if (example.variables === undefined) return undefined;
-    let text = JSON.stringify(example.variables);
-    for (const [from, to] of vra8Replacements) text = text.replaceAll(from, to);
-    const variables = JSON.parse(text) as Record<string, any>;
-    // vRA 8 checks an order's inputs against the item's schema: the vRA 7 form's
-    // components (`vSphere_Machine_1`, `_leaseDays`) are no inputs of a cloud template
-    if (isRecord(variables['input']) && 'catalogItemId' in variables['input'])
-      variables['input']['data'] = vra8.ids.orderData;
-    // a vRA 8 catalog item is a project's cloud template: the project is the subtenant
-    if (example.name === 'publish-blueprint')
-      variables['input'].organization.subtenantRef = developmentProject.id;
-    return variables;
-  },
+  variablesOf: (example) => variablesOn(example, 'vra8'),
   async start(options = {}) {
     const sim: Vra8Simulator = await startVra8Simulator({
       ...(options.manualClock === undefined ? {} : { manualClock: options.manualClock }),
@@ -236,6 +206,3 @@ export async function vra8Token(
   })) as { token: string };
   return iaas.token;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -64,6 +64,35 @@ describe.each(generations)('the self-service examples on $name', (generation) =>
     }
   }
 
+  it("orders with values that are fields of the item's form, as the form example draws it", async () => {
+    const { input } = generation.variablesOf(byName('order-catalog-item')) as {
+      input: { catalogItemId: string; values: Array<{ name: string; value: unknown }> };
+    };
+    expect(input.catalogItemId).toBe(generation.ids.centos.id);
+    const drawn = await run(
+      'catalog-item-request-form',
+      generation.variablesOf(byName('catalog-item-request-form')) ?? {},
+    );
+    const item = drawn.entitledCatalogItems.nodes.find(
+      (n: { id: string }) => n.id === input.catalogItemId,
+    );
+    const fields = new Map(
+      (item.form.fields as Array<{ name: string; type: string; readOnly: boolean }>).map((f) => [
+        f.name,
+        f,
+      ]),
+    );
+    expect(input.values.length).toBeGreaterThan(0);
+    for (const { name, value } of input.values) {
+      const field = fields.get(name);
+      expect(field, name).toBeDefined();
+      expect(field!.readOnly, name).toBe(false);
+      expect(typeof value === 'number' ? ['integer', 'number'] : ['string'], name).toContain(
+        field!.type,
+      );
+    }
+  });
+
   it('orders an item, follows it to SUCCESSFUL, lists what it built and powers the machine off', async () => {
     const { ids } = generation;
     const order = byName('order-catalog-item');

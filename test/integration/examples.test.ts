@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readExamples, type Example } from '../helpers/examples.ts';
+import {
+  readExamples,
+  rootFieldNames,
+  rootFieldsOfSchemas,
+  secondGenerations,
+  variablesFiles,
+  type Example,
+} from '../helpers/examples.ts';
 import { startStack, type GraphQLAnswer, type Stack } from '../helpers/stack.ts';
 
 const examples = readExamples();
@@ -127,6 +134,45 @@ describe('examples/', () => {
     const readme = readFileSync(new URL('../../examples/README.md', import.meta.url), 'utf8');
     for (const example of examples)
       expect(readme, example.name).toContain(`${example.name}.graphql`);
+  });
+
+  it("names each variables file in its example's header, and has none of no example or generation", () => {
+    const names = new Set(examples.map((e) => e.name));
+    for (const { file, example, generation } of variablesFiles()) {
+      expect(names.has(example), file).toBe(true);
+      if (generation !== undefined) expect(secondGenerations, file).toContain(generation);
+      const header = byName(example)
+        .document.split('\n')
+        .filter((line) => line.startsWith('#'))
+        .join(' ')
+        .replaceAll('# ', ' ');
+      expect(header, file).toContain(file);
+    }
+  });
+
+  it('runs every example on both generations: each is one of vRO, whose examples know none, or is run on vRA 8 or NSX-T', () => {
+    // vra8-examples.test.ts runs every example with a catalog field on vRA 8,
+    // nsxt-examples.test.ts every example with a network field on NSX-T
+    const vro = rootFieldsOfSchemas('orchestration.graphql');
+    const second = rootFieldsOfSchemas('catalog.graphql', 'identity.graphql', 'network.graphql');
+    for (const example of examples) {
+      const fields = rootFieldNames(example.document);
+      expect(fields.length, example.name).toBeGreaterThan(0);
+      for (const field of fields)
+        expect(vro.has(field) || second.has(field), `${example.name}: ${field}`).toBe(true);
+      if (!fields.some((field) => second.has(field)))
+        expect(Object.keys(example.variablesOf ?? {}), example.name).toEqual([]);
+    }
+    for (const example of examples)
+      for (const generation of Object.keys(example.variablesOf ?? {})) {
+        const schemas =
+          generation === 'vra8' ? ['catalog.graphql', 'identity.graphql'] : ['network.graphql'];
+        const fields = rootFieldsOfSchemas(...schemas);
+        expect(
+          rootFieldNames(example.document).some((field) => fields.has(field)),
+          `${example.name}.${generation}`,
+        ).toBe(true);
+      }
   });
 
   it.each(examples.map((e) => [e.name, e]))(

@@ -133,7 +133,8 @@ async function send(
   } else if (transport === 'multipart') {
     // the GraphQL multipart request spec (uploads), with a file the operation does not use
     const form = new FormData();
-    form.set('operations', JSON.stringify(body));
+    // the map names a null the operations hold, as the spec requires
+    form.set('operations', JSON.stringify({ ...body, variables: { unused: null } }));
     form.set('map', JSON.stringify({ 0: ['variables.unused'] }));
     form.set('0', new Blob(['bytes']), 'unused.txt');
     // fetch sets the multipart content type and its boundary

@@ -1,9 +1,10 @@
 /**
  * Every network example of examples/ against the NSX-T simulator, which
  * checks each request body against the Policy API definitions
- * (src/simulators/specs/nsxt/) and refuses what is not one with 400, and
- * checks each answer it sends. The examples carry NSX-v ids (`ipset-3`,
- * `edge-1`, …); each is run with the NSX-T seed's counterpart. What
+ * (simulators/nsx/t/specs/) and refuses what is not one with 400, and
+ * checks each answer it sends. Each runs with its variables as
+ * `<name>.nsxt.variables.json` has them (else the plain file): what a user
+ * runs against `NSX_API=t npm start`. What
  * docs/generations.md says NSX-T answers NOT_SUPPORTED (or null) is asserted
  * to answer so, with no call. After each example the simulator must have
  * recorded no refused request and no answer that breaks its definition.
@@ -14,6 +15,7 @@ import {
   readExamples,
   rootFieldNames,
   rootFieldsOfSchemas,
+  variablesOn,
   type Example,
 } from '../helpers/examples.ts';
 import { startNsxtStack } from '../helpers/nsxt-stack.ts';
@@ -23,32 +25,6 @@ const network = rootFieldsOfSchemas('network.graphql');
 const examples = readExamples().filter((e) =>
   rootFieldNames(e.document).some((field) => network.has(field)),
 );
-
-/** NSX-v ids of the examples and the NSX-T seed's objects standing for them. */
-const ids: Array<[RegExp, string]> = [
-  [/"ipset-3"/g, '"web-servers"'],
-  [/"ipset-7"/g, '"ipv6-mgmt"'],
-  [/"application-400"/g, '"app-8443"'],
-  [/"application-401"/g, '"app-8443"'],
-  [/"edge-1"/g, '"t1-web"'],
-  [/"virtualServer-1"/g, '"web-vip"'],
-  [/"sectionId":"4"/g, '"sectionId":"app-tier"'],
-  [/"id":"4"/g, '"id":"app-tier"'],
-  [/"ruleId":"12"/g, '"ruleId":"allow-web"'],
-  [/"applicationProfile-1"/g, '"default-http-lb-app-profile"'],
-];
-
-function nsxtIds<T>(value: T): T {
-  let text = JSON.stringify(value === undefined ? null : value);
-  for (const [from, to] of ids) text = text.replace(from, to);
-  return JSON.parse(text) as T;
-}
-
-function nsxtDocument(document: string): string {
-  return document
-    .replaceAll('"ipset-3"', '"web-servers"')
-    .replaceAll('"application-400"', '"app-8443"');
-}
 
 type Outcome =
   /** every network root field answered, none null, no error */
@@ -65,9 +41,6 @@ const outcomes: Record<string, Outcome> = {
   'replace-firewall-rules': 'not-supported',
   'application-firewall': 'null',
   'force-sync-edge': 'not-supported',
-  // the examples ask for HTTPS, which needs a certificate binding the input cannot carry
-  'add-virtual-server': 'not-supported',
-  'update-virtual-server': 'not-supported',
 };
 
 let sim: NsxtSimulator;
@@ -83,9 +56,9 @@ afterAll(() => close());
 
 async function run(
   example: Example,
-  variables: Example['variables'] = nsxtIds(example.variables),
+  variables: Example['variables'] = variablesOn(example, 'nsxt'),
 ): Promise<GraphQLAnswer<any>> {
-  return stack.gql<any>(nsxtDocument(example.document), variables);
+  return stack.gql<any>(example.document, variables);
 }
 
 function expectNoViolations(): void {
@@ -114,9 +87,11 @@ describe('NSX-T: the network examples', () => {
     'runs %s against the NSX-T simulator, which refuses none of its requests',
     async (name, example) => {
       const outcome = outcomes[name] ?? 'complete';
-      let variables = nsxtIds(example.variables);
+      let variables = variablesOn(example, 'nsxt');
       if (name === 'delete-service') {
-        // every seeded service is system owned or in use: delete one the create example made
+        // every seeded service is system owned or in use: the file leaves the id to fill in
+        // with the one the create example returned
+        expect(variables?.['id']).toMatch(/^<.+>$/);
         const created = await run(readExamples().find((e) => e.name === 'create-service')!);
         variables = { ...variables, id: created.data.createService.id as string };
         sim.requests.length = 0;
@@ -141,15 +116,23 @@ describe('NSX-T: the network examples', () => {
   );
 
   it.each(['add-virtual-server', 'update-virtual-server'])(
-    'runs %s with HTTP instead of HTTPS, and the simulator refuses none of its requests',
+    'answers %s with HTTPS, as the NSX-v file asks, NOT_SUPPORTED on NSX-T with no call',
     async (name) => {
       const example = examples.find((e) => e.name === name)!;
-      const variables = nsxtIds(example.variables) as { input: Record<string, unknown> };
-      variables.input['protocol'] = 'HTTP';
-      variables.input['port'] = '80';
-      const answer = await run(example, variables);
-      expectNetworkFieldsComplete(example, answer);
-      expect(sim.requests.some((r) => r.method === 'PUT')).toBe(true);
+      // the NSX-T file asks for HTTP: HTTPS needs a certificate binding the input cannot carry
+      const own = variablesOn(example, 'nsxt') as { input: Record<string, unknown> };
+      expect(own.input['protocol']).toBe('HTTP');
+      const first = example.variables as { input: Record<string, unknown> };
+      expect(first.input['protocol']).toBe('HTTPS');
+      const answer = await run(example, {
+        ...own,
+        input: { ...own.input, protocol: first.input['protocol'], port: first.input['port'] },
+      });
+      expect(answer.errors?.[0]?.extensions).toMatchObject({
+        code: 'NOT_SUPPORTED',
+        generation: 'NSX-T',
+      });
+      expect(sim.requests).toEqual([]);
       expectNoViolations();
     },
   );

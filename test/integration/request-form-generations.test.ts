@@ -149,6 +149,16 @@ describe.each(generations)('a generic front-end on $name', (generation) => {
     expect(harness.vra.refusals()).toEqual([]);
   });
 
+  it("types vRA 7's own request settings as whole numbers, so a lease in days can be given", async () => {
+    const fields = await formOf(generation.ids.centos.id);
+    const lease = fields.find((field) => field.name === '_leaseDays');
+    if (generation.generation === '8') {
+      expect(lease).toBeUndefined();
+      return;
+    }
+    expect(lease).toMatchObject({ type: 'integer', minimum: 1, required: false });
+  });
+
   it('refuses values that do not fit the form, naming each field, before any order reaches vRA', async () => {
     const fields = await formOf(generation.ids.centos.id);
     const cpu = fields.find((field) => /cpu/i.test(field.name) && field.type === 'integer')!;

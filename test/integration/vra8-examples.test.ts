@@ -1,11 +1,11 @@
 /**
  * Every catalog example of examples/ against the strict vRA 8 simulator,
  * which checks each request body against VMware's Swagger subsets
- * (src/simulators/specs/vra8/) and answers 400 to one that fails them. The
- * examples carry vRA 7 ids (catalog item `c7a0e3d2-…01`, business group
- * `11ebafdb-…`, the seeded request `f0e1d2c3-…`); each is run with the vRA 8
- * seed's counterpart (test/helpers/generations.ts), and the ids of a request
- * and a machine the example needs are those of an order placed first. What
+ * (simulators/vra/v8/specs/) and answers 400 to one that fails them. Each
+ * runs with its variables as `<name>.vra8.variables.json` has them (else the
+ * plain file): what a user runs against `VRA_API_GENERATION=8 npm start`.
+ * Only the ids the files leave for the user to fill in (`<request.id …>`, a
+ * machine's id) are those of an order placed first, as the files say. What
  * docs/configuration.md ("vRA 8") says vRA 8 answers null or NOT_SUPPORTED
  * is asserted to answer exactly so, with no call to vRA. After each example
  * the simulator must have refused none of the gateway's requests.
@@ -94,16 +94,21 @@ async function subscribe(
   }
 }
 
-/** Orders the CentOS item (a unique deployment name) and waits for the request's end. */
+/** The variables file's placeholder for an id the user fills in: `<what to put>`. */
+function expectPlaceholder(value: unknown): void {
+  expect(value).toMatch(/^<.+>$/);
+}
+
+/**
+ * Orders as order-catalog-item.vra8.variables.json does, under a deployment
+ * name of its own (vRA 8 refuses a name twice), and waits for the request's end.
+ */
 async function finishedOrder(): Promise<{ requestId: string; machine: any }> {
   orders += 1;
-  const ordered = await gql(byName('order-catalog-item').document, {
-    input: {
-      catalogItemId: ids.centos.id,
-      businessGroupId: ids.development.id,
-      description: `examples-${orders}`,
-      data: ids.orderData,
-    },
+  const order = byName('order-catalog-item');
+  const { input } = vra8.variablesOf(order) as { input: Record<string, unknown> };
+  const ordered = await gql(order.document, {
+    input: { ...input, deploymentName: `examples-${orders}` },
   });
   expect(ordered.errors).toBeUndefined();
   const requestId = ordered.data.requestCatalogItem.request.id as string;
@@ -197,18 +202,17 @@ describe('vRA 8: the catalog examples', () => {
       let variables = vra8.variablesOf(example);
       let headers: Record<string, string> = {};
       if (variables !== undefined && 'requestId' in variables) {
+        expectPlaceholder(variables['requestId']);
         variables = { ...variables, requestId: (await finishedOrder()).requestId };
       }
       if (name === 'run-resource-action') {
         const { machine } = await finishedOrder();
+        const input = variables?.['input'] as Record<string, unknown>;
+        expectPlaceholder(input['resourceId']);
+        // the file's action is the machine's Power Off, as vRA 8 names it
         const powerOff = machine.actions.find((a: { name: string }) => a.name === 'Power Off');
-        variables = {
-          input: {
-            ...(variables?.['input'] as object),
-            resourceId: machine.id,
-            actionId: powerOff.id,
-          },
-        };
+        expect(input['actionId']).toBe(powerOff.id);
+        variables = { input: { ...input, resourceId: machine.id } };
       }
       let bearer: string | undefined;
       if (name === 'as-a-user') {
@@ -270,6 +274,21 @@ describe('vRA 8: the catalog examples', () => {
           catalogItemId: ids.centos.id,
           final: false,
         });
+        // the file's values, sent as the cloud template's inputs; its deployment name as given
+        const [post] = calls.filter(
+          (r) => r.method === 'POST' && r.path === `/catalog/api/items/${ids.centos.id}/request`,
+        );
+        expect(JSON.parse(post!.body.toString('utf8'))).toMatchObject({
+          deploymentName: 'atlas-build-agent',
+          projectId: ids.development.id,
+          inputs: { hostname: 'atlas', cpuCount: 2 },
+        });
+      }
+      if (name === 'catalog-item-request-form') {
+        const fields = answer.data.entitledCatalogItems.nodes[0].form.fields as Array<{
+          name: string;
+        }>;
+        expect(fields.map((f) => f.name)).toEqual(['hostname', 'size', 'cpuCount']);
       }
       if (name === 'follow-catalog-request') {
         expect(answer.data.catalogRequest).toMatchObject({ state: 'SUCCESSFUL', final: true });

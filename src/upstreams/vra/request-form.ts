@@ -169,6 +169,16 @@ function isComponent(value: unknown): value is Json & { data: Json } {
 }
 
 /**
+ * vRA 7's own settings of a request, which its template holds as null or a
+ * number: the lease in days and how many copies to build (vRA 7's request
+ * form shows both as whole numbers of at least 1).
+ */
+const requestSettings: Record<string, { type: string; minimum: number }> = {
+  _leaseDays: { type: 'integer', minimum: 1 },
+  _number_of_instances: { type: 'integer', minimum: 1 },
+};
+
+/**
  * vRA 7 gives values, not a schema: each top-level value is a field, each
  * component's values are fields named `component.key`, grouped by component.
  * A component's keys starting with `_` are vRA's own bookkeeping
@@ -180,7 +190,9 @@ function templateForm(data: Json): FormField[] {
   for (const [key, value] of Object.entries(data)) {
     if (fields.length >= maxFields) break;
     if (!isComponent(value)) {
-      fields.push(valueField(key, key, value, null, [key]));
+      const field = valueField(key, key, value, null, [key]);
+      const setting = Object.hasOwn(requestSettings, key) ? requestSettings[key] : undefined;
+      fields.push(setting === undefined ? field : { ...field, ...setting });
       continue;
     }
     for (const [inner, innerValue] of Object.entries(value.data)) {
