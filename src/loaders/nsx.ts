@@ -1,16 +1,7 @@
 import DataLoader from 'dataloader';
 import type { CallContext } from '../http/upstream-http.ts';
 import type { NetworkManager } from '../upstreams/nsx/network-manager.ts';
-import type {
-  DistributedFirewallRecord,
-  EdgeRecord,
-  FirewallConfigRecord,
-  FirewallLayerName,
-  FirewallSectionRecord,
-  IpSetRecord,
-  ServiceRecord,
-  VirtualServerRecord,
-} from '../upstreams/nsx/wire.ts';
+import type * as wire from '../upstreams/nsx/wire.ts';
 import { settleEach } from './settle-each.ts';
 
 /**
@@ -21,35 +12,35 @@ import { settleEach } from './settle-each.ts';
  */
 export interface NsxLoaders {
   /** `GET /api/2.0/services/ipset/{id}`; an unknown id rejects with the upstream 404. */
-  ipSetById: DataLoader<string, IpSetRecord>;
+  ipSetById: DataLoader<string, wire.IpSetRecord>;
   /** `GET /api/2.0/services/ipset/scope/{scopeId}`; primes ipSetById. */
-  ipSetsByScope: DataLoader<string, IpSetRecord[]>;
+  ipSetsByScope: DataLoader<string, wire.IpSetRecord[]>;
   /** `GET /api/2.0/services/application/{id}` */
-  serviceById: DataLoader<string, ServiceRecord>;
+  serviceById: DataLoader<string, wire.ServiceRecord>;
   /** `GET /api/2.0/services/application/scope/{scopeId}`; primes serviceById. */
-  servicesByScope: DataLoader<string, ServiceRecord[]>;
+  servicesByScope: DataLoader<string, wire.ServiceRecord[]>;
   /** `GET /api/2.0/app/firewall/{portGroupId}/config` with its generation number; null on NSX-T (none). */
-  firewallByPortGroup: DataLoader<string, FirewallConfigRecord | null>;
+  firewallByPortGroup: DataLoader<string, wire.FirewallConfigRecord | null>;
   /** `GET /api/{v}/edges`, every page; the one key is `all`. Primes edgeById. */
-  edges: DataLoader<'all', EdgeRecord[]>;
+  edges: DataLoader<'all', wire.EdgeRecord[]>;
   /** `GET /api/{v}/edges/{id}/summary` */
-  edgeById: DataLoader<string, EdgeRecord>;
+  edgeById: DataLoader<string, wire.EdgeRecord>;
   /** `GET /api/{v}/edges/{edgeId}/loadbalancer/config/virtualservers` */
-  virtualServersByEdge: DataLoader<string, VirtualServerRecord[]>;
+  virtualServersByEdge: DataLoader<string, wire.VirtualServerRecord[]>;
   /** `GET /api/4.0/firewall/globalroot-0/config`; the one key is `all`. */
-  distributedFirewall: DataLoader<'all', DistributedFirewallRecord>;
+  distributedFirewall: DataLoader<'all', wire.DistributedFirewallRecord>;
   /** `GET /api/4.0/firewall/globalroot-0/config/{layer}sections/{id}`, keyed `LAYER3:id`. */
-  firewallSection: DataLoader<`${FirewallLayerName}:${string}`, FirewallSectionRecord>;
+  firewallSection: DataLoader<`${wire.FirewallLayerName}:${string}`, wire.FirewallSectionRecord>;
 }
 
 export function createNsxLoaders(client: NetworkManager, call: CallContext): NsxLoaders {
-  const ipSetById = new DataLoader<string, IpSetRecord>((ids) =>
+  const ipSetById = new DataLoader<string, wire.IpSetRecord>((ids) =>
     settleEach(ids, (id) => client.getIpSet(call, id)),
   );
-  const serviceById = new DataLoader<string, ServiceRecord>((ids) =>
+  const serviceById = new DataLoader<string, wire.ServiceRecord>((ids) =>
     settleEach(ids, (id) => client.getService(call, id)),
   );
-  const edgeById = new DataLoader<string, EdgeRecord>((ids) =>
+  const edgeById = new DataLoader<string, wire.EdgeRecord>((ids) =>
     settleEach(ids, (id) => client.getEdge(call, id)),
   );
   return {
@@ -96,15 +87,20 @@ export function createNsxLoaders(client: NetworkManager, call: CallContext): Nsx
 }
 
 /** A layer argument: an explicit `layer: null` arrives as null despite the default. */
-export function orLayer3(layer: FirewallLayerName | null): FirewallLayerName {
+export function orLayer3(layer: wire.FirewallLayerName | null): wire.FirewallLayerName {
   return layer ?? 'LAYER3';
 }
 
-export function sectionKey(layer: FirewallLayerName, id: string): `${FirewallLayerName}:${string}` {
+export function sectionKey(
+  layer: wire.FirewallLayerName,
+  id: string,
+): `${wire.FirewallLayerName}:${string}` {
   return `${layer}:${id}`;
 }
 
-function splitSectionKey(key: `${FirewallLayerName}:${string}`): [FirewallLayerName, string] {
+function splitSectionKey(
+  key: `${wire.FirewallLayerName}:${string}`,
+): [wire.FirewallLayerName, string] {
   const at = key.indexOf(':');
-  return [key.slice(0, at) as FirewallLayerName, key.slice(at + 1)];
+  return [key.slice(0, at) as wire.FirewallLayerName, key.slice(at + 1)];
 }

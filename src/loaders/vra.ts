@@ -4,44 +4,40 @@ import type { CallContext } from '../http/upstream-http.ts';
 import type { VraApi } from '../upstreams/vra/api.ts';
 import { settleEach } from './settle-each.ts';
 import type { PageRequest } from '../upstreams/vra/paging.ts';
-import type {
-  WireCatalogItem,
-  WireCatalogRequest,
-  WireCatalogResource,
-  WireEntitledCatalogItemView,
-  WirePage,
-  WireProvider,
-  WireRequestTemplate,
-} from '../upstreams/vra/wire.ts';
+import type * as wire from '../upstreams/vra/wire.ts';
 
 export interface VraLoaders {
   /**
    * Providers by id, all from one read of the provider list per request; that
    * list is shared across requests per credential for PROVIDER_CACHE_TTL_MS.
    */
-  providerById: DataLoader<string, WireProvider>;
+  providerById: DataLoader<string, wire.WireProvider>;
   /** Providers by exact name, from the same shared read. */
-  providerByName: DataLoader<string, WireProvider>;
+  providerByName: DataLoader<string, wire.WireProvider>;
   /** Provider list pages (identical page reads in one request are made once). */
-  providerPage: DataLoader<PageRequest, WirePage<WireProvider>, string>;
+  providerPage: DataLoader<PageRequest, wire.WirePage<wire.WireProvider>, string>;
   /** Catalog item list pages; registrations clear it. */
-  catalogItemPage: DataLoader<PageRequest, WirePage<WireCatalogItem>, string>;
+  catalogItemPage: DataLoader<PageRequest, wire.WirePage<wire.WireCatalogItem>, string>;
   /** Entitled catalog item pages. */
-  entitledItemPage: DataLoader<PageRequest, WirePage<WireEntitledCatalogItemView>, string>;
+  entitledItemPage: DataLoader<
+    PageRequest,
+    wire.WirePage<wire.WireEntitledCatalogItemView>,
+    string
+  >;
   /** Request templates by catalog item id: one call per item per GraphQL request. */
-  requestTemplate: DataLoader<string, WireRequestTemplate>;
+  requestTemplate: DataLoader<string, wire.WireRequestTemplate>;
   /** Catalog requests by id; a submit primes it with the new request. */
-  catalogRequest: DataLoader<string, WireCatalogRequest>;
+  catalogRequest: DataLoader<string, wire.WireCatalogRequest>;
   /** Catalog request pages (newest first). */
-  catalogRequestPage: DataLoader<PageRequest, WirePage<WireCatalogRequest>, string>;
+  catalogRequestPage: DataLoader<PageRequest, wire.WirePage<wire.WireCatalogRequest>, string>;
   /**
    * Resources of a request, by request id and state: a subscription's
    * context lives across its events, and what a request built changes with
    * its state.
    */
-  requestResources: DataLoader<{ id: string; state: string }, WireCatalogResource[], string>;
+  requestResources: DataLoader<{ id: string; state: string }, wire.WireCatalogResource[], string>;
   /** Resources by id. */
-  resource: DataLoader<string, WireCatalogResource>;
+  resource: DataLoader<string, wire.WireCatalogResource>;
 }
 
 /** A provider key the provider list does not hold: the GraphQL field answers null. */
@@ -54,9 +50,9 @@ class ProviderNotFoundError extends Error {
 
 /** Loads a provider, answering null when vRA has none with that key. */
 export async function loadProvider(
-  loader: DataLoader<string, WireProvider>,
+  loader: DataLoader<string, wire.WireProvider>,
   key: string,
-): Promise<WireProvider | null> {
+): Promise<wire.WireProvider | null> {
   try {
     return await loader.load(key);
   } catch (error) {
@@ -75,10 +71,10 @@ const pageKey = (page: PageRequest): string => `${page.page}:${page.limit}`;
 export const perItemConcurrency = 8;
 
 export function createVraLoaders(client: VraApi, call: CallContext): VraLoaders {
-  let directory: Promise<WireProvider[]> | undefined;
+  let directory: Promise<wire.WireProvider[]> | undefined;
   // Both provider loaders batch into this one read: a catalog item page asking
   // for its providers, by id and by name, costs one provider call in all.
-  const providers = (): Promise<WireProvider[]> => {
+  const providers = (): Promise<wire.WireProvider[]> => {
     directory ??= client.allProviders(call).catch((error: unknown) => {
       directory = undefined;
       throw error;
@@ -87,9 +83,9 @@ export function createVraLoaders(client: VraApi, call: CallContext): VraLoaders 
   };
 
   const byKey = (field: 'id' | 'name') =>
-    new DataLoader<string, WireProvider>(async (keys) => {
+    new DataLoader<string, wire.WireProvider>(async (keys) => {
       const all = await providers();
-      const found = new Map<string, WireProvider>();
+      const found = new Map<string, wire.WireProvider>();
       for (const provider of all) {
         if (!found.has(provider[field])) found.set(provider[field], provider);
       }

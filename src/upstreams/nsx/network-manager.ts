@@ -29,88 +29,78 @@ import {
   replaceFirewallRules,
   type FirewallAnswer,
 } from './v/firewall-edit.ts';
-import type {
-  DistributedFirewallRecord,
-  EdgeRecord,
-  FirewallConfigAnswer,
-  FirewallConfigRecord,
-  FirewallLayerName,
-  FirewallSectionRecord,
-  IpSetRecord,
-  ServiceRecord,
-  VirtualServerRecord,
-} from './wire.ts';
+import type * as wire from './wire.ts';
 
 /** What the resolvers and loaders ask of the network manager. */
 export interface NetworkManager {
-  listIpSets(call: CallContext, scopeId: string): Promise<IpSetRecord[]>;
-  getIpSet(call: CallContext, id: string): Promise<IpSetRecord>;
+  listIpSets(call: CallContext, scopeId: string): Promise<wire.IpSetRecord[]>;
+  getIpSet(call: CallContext, id: string): Promise<wire.IpSetRecord>;
   /** Answers the new IP set's id. */
   createIpSet(call: CallContext, scopeId: string, draft: IpSetDraft): Promise<string>;
-  updateIpSet(call: CallContext, id: string, draft: IpSetDraft): Promise<IpSetRecord>;
+  updateIpSet(call: CallContext, id: string, draft: IpSetDraft): Promise<wire.IpSetRecord>;
   deleteIpSet(call: CallContext, id: string, force: boolean): Promise<void>;
-  listServices(call: CallContext, scopeId: string): Promise<ServiceRecord[]>;
-  getService(call: CallContext, id: string): Promise<ServiceRecord>;
+  listServices(call: CallContext, scopeId: string): Promise<wire.ServiceRecord[]>;
+  getService(call: CallContext, id: string): Promise<wire.ServiceRecord>;
   createService(call: CallContext, scopeId: string, draft: ServiceDraft): Promise<string>;
   updateService(call: CallContext, id: string, draft: ServiceDraft): Promise<void>;
   deleteService(call: CallContext, id: string, force: boolean): Promise<void>;
-  listEdges(call: CallContext): Promise<EdgeRecord[]>;
-  getEdge(call: CallContext, edgeId: string): Promise<EdgeRecord>;
+  listEdges(call: CallContext): Promise<wire.EdgeRecord[]>;
+  getEdge(call: CallContext, edgeId: string): Promise<wire.EdgeRecord>;
   forceSyncEdge(call: CallContext, edgeId: string): Promise<void>;
-  listVirtualServers(call: CallContext, edgeId: string): Promise<VirtualServerRecord[]>;
+  listVirtualServers(call: CallContext, edgeId: string): Promise<wire.VirtualServerRecord[]>;
   addVirtualServer(
     call: CallContext,
     edgeId: string,
     draft: VirtualServerDraft,
-  ): Promise<VirtualServerRecord>;
+  ): Promise<wire.VirtualServerRecord>;
   updateVirtualServer(
     call: CallContext,
     edgeId: string,
     id: string,
     draft: VirtualServerDraft,
-  ): Promise<VirtualServerRecord>;
+  ): Promise<wire.VirtualServerRecord>;
   deleteVirtualServer(call: CallContext, edgeId: string, id: string): Promise<void>;
-  getDistributedFirewall(call: CallContext): Promise<DistributedFirewallRecord>;
+  getDistributedFirewall(call: CallContext): Promise<wire.DistributedFirewallRecord>;
   getSection(
     call: CallContext,
-    layer: FirewallLayerName,
+    layer: wire.FirewallLayerName,
     sectionId: string,
-  ): Promise<FirewallSectionRecord>;
+  ): Promise<wire.FirewallSectionRecord>;
   /** Adds a rule at the top of a section, retried on a concurrent change; answers the section read back. */
   addSectionRule(
     call: CallContext,
-    layer: FirewallLayerName,
+    layer: wire.FirewallLayerName,
     sectionId: string,
     draft: DfwRuleDraft,
-  ): Promise<FirewallSectionRecord>;
+  ): Promise<wire.FirewallSectionRecord>;
   removeSectionRule(
     call: CallContext,
-    layer: FirewallLayerName,
+    layer: wire.FirewallLayerName,
     sectionId: string,
     ruleId: string,
-  ): Promise<FirewallSectionRecord>;
+  ): Promise<wire.FirewallSectionRecord>;
   /** The application firewall of a port group; null on a generation that has none (NSX-T). */
-  getFirewall(call: CallContext, contextId: string): Promise<FirewallConfigRecord | null>;
+  getFirewall(call: CallContext, contextId: string): Promise<wire.FirewallConfigRecord | null>;
   replaceFirewallRules(
     call: CallContext,
     contextId: string,
     drafts: readonly RuleDraft[],
     generationNumber: string | undefined,
     answer: FirewallAnswer,
-  ): Promise<FirewallConfigAnswer>;
+  ): Promise<wire.FirewallConfigAnswer>;
   addFirewallRule(
     call: CallContext,
     contextId: string,
     draft: RuleDraft,
     position: number | undefined,
     answer: FirewallAnswer,
-  ): Promise<FirewallConfigAnswer>;
+  ): Promise<wire.FirewallConfigAnswer>;
   removeFirewallRule(
     call: CallContext,
     contextId: string,
     ruleId: string,
     answer: FirewallAnswer,
-  ): Promise<FirewallConfigAnswer>;
+  ): Promise<wire.FirewallConfigAnswer>;
 }
 
 /** The methods each generation's client answers itself, with the same arguments. */
@@ -217,12 +207,12 @@ export function nsxtManager(client: NsxtClient): NetworkManager {
       client.addSectionRule(call, layer, sectionId, draft),
     removeSectionRule: (call, layer, sectionId, ruleId) =>
       client.removeSectionRule(call, layer, sectionId, ruleId),
-    getFirewall: (): Promise<FirewallConfigRecord | null> => Promise.resolve(null),
-    replaceFirewallRules: (): Promise<FirewallConfigAnswer> =>
+    getFirewall: (): Promise<wire.FirewallConfigRecord | null> => Promise.resolve(null),
+    replaceFirewallRules: (): Promise<wire.FirewallConfigAnswer> =>
       Promise.reject(new NotSupportedError('updateApplicationFirewall', 'NSX-T')),
-    addFirewallRule: (): Promise<FirewallConfigAnswer> =>
+    addFirewallRule: (): Promise<wire.FirewallConfigAnswer> =>
       Promise.reject(new NotSupportedError('addApplicationFirewallRule', 'NSX-T')),
-    removeFirewallRule: (): Promise<FirewallConfigAnswer> =>
+    removeFirewallRule: (): Promise<wire.FirewallConfigAnswer> =>
       Promise.reject(new NotSupportedError('removeApplicationFirewallRule', 'NSX-T')),
   };
 }

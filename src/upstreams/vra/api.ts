@@ -3,28 +3,19 @@ import type { CallContext, UpstreamHttp } from '../../http/upstream-http.ts';
 import type { WatchEvent } from '../poller.ts';
 import type { PageRequest } from './paging.ts';
 import type { IssuedToken, VraCredential } from './tokens.ts';
-import type {
-  WireCatalogItem,
-  WireCatalogRequest,
-  WireCatalogResource,
-  WireEntitledCatalogItemView,
-  WirePage,
-  WireProvider,
-  WireProviderCatalogItem,
-  WireRequestTemplate,
-} from './wire.ts';
+import type * as wire from './wire.ts';
 
 /** What a catalog request subscription emits. */
-export type CatalogRequestEvent = WatchEvent<{ request: WireCatalogRequest }>;
+export type CatalogRequestEvent = WatchEvent<{ request: wire.WireCatalogRequest }>;
 
 /** A blueprint to publish as a catalog item (`publishBlueprint`), checked. */
 export interface BlueprintPublication {
   /** The catalog item to make: its id is the blueprint's (vRA 7: virtualMachineTemplateId). */
-  item: WireProviderCatalogItem;
+  item: wire.WireProviderCatalogItem;
   /** vRA 7: the infrastructure provider's name; `configured`: it is VRA_IAAS_PROVIDER_NAME, not the caller's. */
   provider: { name: string; configured: boolean };
   /** vRA 7: the provider with that name, from the request's loaders (null: none). */
-  findProvider(name: string): Promise<WireProvider | null>;
+  findProvider(name: string): Promise<wire.WireProvider | null>;
 }
 
 /**
@@ -35,41 +26,50 @@ export interface BlueprintPublication {
  * translates. What a generation lacks throws `NotSupportedError` before any call.
  */
 export interface VraApi {
-  listProviders(call: CallContext, page: PageRequest): Promise<WirePage<WireProvider>>;
-  allProviders(call: CallContext): Promise<WireProvider[]>;
-  getProvider(call: CallContext, id: string): Promise<WireProvider>;
-  listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>>;
+  listProviders(call: CallContext, page: PageRequest): Promise<wire.WirePage<wire.WireProvider>>;
+  allProviders(call: CallContext): Promise<wire.WireProvider[]>;
+  getProvider(call: CallContext, id: string): Promise<wire.WireProvider>;
+  listCatalogItems(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireCatalogItem>>;
   registerCatalogItem(
     call: CallContext,
     providerId: string,
-    item: WireProviderCatalogItem,
-  ): Promise<WireCatalogItem>;
-  publishBlueprint(call: CallContext, publication: BlueprintPublication): Promise<WireCatalogItem>;
+    item: wire.WireProviderCatalogItem,
+  ): Promise<wire.WireCatalogItem>;
+  publishBlueprint(
+    call: CallContext,
+    publication: BlueprintPublication,
+  ): Promise<wire.WireCatalogItem>;
   listEntitledCatalogItems(
     call: CallContext,
     page: PageRequest,
-  ): Promise<WirePage<WireEntitledCatalogItemView>>;
-  getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate>;
+  ): Promise<wire.WirePage<wire.WireEntitledCatalogItemView>>;
+  getRequestTemplate(call: CallContext, catalogItemId: string): Promise<wire.WireRequestTemplate>;
   submitCatalogItemRequest(
     call: CallContext,
     catalogItemId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest>;
+  ): Promise<wire.WireCatalogRequest>;
   getResourceActionTemplate(
     call: CallContext,
     resourceId: string,
     actionId: string,
-  ): Promise<WireRequestTemplate>;
+  ): Promise<wire.WireRequestTemplate>;
   submitResourceActionRequest(
     call: CallContext,
     resourceId: string,
     actionId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest>;
-  getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest>;
-  listCatalogRequests(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogRequest>>;
-  requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]>;
-  getResource(call: CallContext, id: string): Promise<WireCatalogResource>;
+  ): Promise<wire.WireCatalogRequest>;
+  getCatalogRequest(call: CallContext, id: string): Promise<wire.WireCatalogRequest>;
+  listCatalogRequests(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireCatalogRequest>>;
+  requestResources(call: CallContext, requestId: string): Promise<wire.WireCatalogResource[]>;
+  getResource(call: CallContext, id: string): Promise<wire.WireCatalogResource>;
   watchCatalogRequest(call: CallContext, id: string): AsyncIterableIterator<CatalogRequestEvent>;
   /** Whether a sign-in needs a tenant: vRA 7's tenant yes, vRA 8's CSP `domain` is optional. */
   tenantRequired(call: CallContext): Promise<boolean>;
@@ -80,7 +80,7 @@ export interface VraApi {
   /** Catalog requests being polled for subscriptions. */
   readonly activeWatches: number;
   /** The provider list cache (vRA 7 only), for metrics. */
-  readonly providerCache: SharedCache<WireProvider[]> | undefined;
+  readonly providerCache: SharedCache<wire.WireProvider[]> | undefined;
   /** The one seam to the appliance, for readiness and metrics. */
   readonly seam: UpstreamHttp;
   close(): Promise<void>;

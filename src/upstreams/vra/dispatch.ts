@@ -8,16 +8,7 @@ import type { VraGeneration } from '../../config.ts';
 import type { BlueprintPublication, CatalogRequestEvent, VraApi } from './api.ts';
 import type { PageRequest } from './paging.ts';
 import type { IssuedToken, VraCredential } from './tokens.ts';
-import type {
-  WireCatalogItem,
-  WireCatalogRequest,
-  WireCatalogResource,
-  WireEntitledCatalogItemView,
-  WirePage,
-  WireProvider,
-  WireProviderCatalogItem,
-  WireRequestTemplate,
-} from './wire.ts';
+import type * as wire from './wire.ts';
 
 /**
  * Which generation answers at VRA_URL: `GET /iaas/api/about` needs no
@@ -123,42 +114,48 @@ export class VraDispatch implements VraApi {
     return run(await this.client(call));
   }
 
-  listProviders(call: CallContext, page: PageRequest): Promise<WirePage<WireProvider>> {
+  listProviders(call: CallContext, page: PageRequest): Promise<wire.WirePage<wire.WireProvider>> {
     return this.#on(call, (api) => api.listProviders(call, page));
   }
 
-  allProviders(call: CallContext): Promise<WireProvider[]> {
+  allProviders(call: CallContext): Promise<wire.WireProvider[]> {
     return this.#on(call, (api) => api.allProviders(call));
   }
 
-  getProvider(call: CallContext, id: string): Promise<WireProvider> {
+  getProvider(call: CallContext, id: string): Promise<wire.WireProvider> {
     return this.#on(call, (api) => api.getProvider(call, id));
   }
 
-  listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>> {
+  listCatalogItems(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireCatalogItem>> {
     return this.#on(call, (api) => api.listCatalogItems(call, page));
   }
 
   registerCatalogItem(
     call: CallContext,
     providerId: string,
-    item: WireProviderCatalogItem,
-  ): Promise<WireCatalogItem> {
+    item: wire.WireProviderCatalogItem,
+  ): Promise<wire.WireCatalogItem> {
     return this.#on(call, (api) => api.registerCatalogItem(call, providerId, item));
   }
 
-  publishBlueprint(call: CallContext, publication: BlueprintPublication): Promise<WireCatalogItem> {
+  publishBlueprint(
+    call: CallContext,
+    publication: BlueprintPublication,
+  ): Promise<wire.WireCatalogItem> {
     return this.#on(call, (api) => api.publishBlueprint(call, publication));
   }
 
   listEntitledCatalogItems(
     call: CallContext,
     page: PageRequest,
-  ): Promise<WirePage<WireEntitledCatalogItemView>> {
+  ): Promise<wire.WirePage<wire.WireEntitledCatalogItemView>> {
     return this.#on(call, (api) => api.listEntitledCatalogItems(call, page));
   }
 
-  getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
+  getRequestTemplate(call: CallContext, catalogItemId: string): Promise<wire.WireRequestTemplate> {
     return this.#on(call, (api) => api.getRequestTemplate(call, catalogItemId));
   }
 
@@ -166,7 +163,7 @@ export class VraDispatch implements VraApi {
     call: CallContext,
     catalogItemId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     return this.#on(call, (api) => api.submitCatalogItemRequest(call, catalogItemId, body));
   }
 
@@ -174,7 +171,7 @@ export class VraDispatch implements VraApi {
     call: CallContext,
     resourceId: string,
     actionId: string,
-  ): Promise<WireRequestTemplate> {
+  ): Promise<wire.WireRequestTemplate> {
     return this.#on(call, (api) => api.getResourceActionTemplate(call, resourceId, actionId));
   }
 
@@ -183,25 +180,28 @@ export class VraDispatch implements VraApi {
     resourceId: string,
     actionId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     return this.#on(call, (api) =>
       api.submitResourceActionRequest(call, resourceId, actionId, body),
     );
   }
 
-  getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest> {
+  getCatalogRequest(call: CallContext, id: string): Promise<wire.WireCatalogRequest> {
     return this.#on(call, (api) => api.getCatalogRequest(call, id));
   }
 
-  listCatalogRequests(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogRequest>> {
+  listCatalogRequests(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireCatalogRequest>> {
     return this.#on(call, (api) => api.listCatalogRequests(call, page));
   }
 
-  requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
+  requestResources(call: CallContext, requestId: string): Promise<wire.WireCatalogResource[]> {
     return this.#on(call, (api) => api.requestResources(call, requestId));
   }
 
-  getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
+  getResource(call: CallContext, id: string): Promise<wire.WireCatalogResource> {
     return this.#on(call, (api) => api.getResource(call, id));
   }
 
@@ -231,7 +231,7 @@ export class VraDispatch implements VraApi {
     return this.#v7.activeWatches + this.#v8.activeWatches;
   }
 
-  get providerCache(): SharedCache<WireProvider[]> | undefined {
+  get providerCache(): SharedCache<wire.WireProvider[]> | undefined {
     return this.#v7.providerCache;
   }
 

@@ -42,17 +42,7 @@ import { detached, sharedCall, untilGone } from '../../../cache/shared-read.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from '../tokens.ts';
 import { Watcher, watchKey, type WatcherOptions } from '../../poller.ts';
 import type { BlueprintPublication, CatalogRequestEvent, VraApi } from '../api.ts';
-import type {
-  WireCatalogItem,
-  WireCatalogRequest,
-  WireCatalogResource,
-  WireEntitledCatalogItemView,
-  WirePage,
-  WireProvider,
-  WireProviderCatalogItem,
-  WireRequestTemplate,
-  WireTokenRequest,
-} from '../wire.ts';
+import type * as wire from '../wire.ts';
 
 export type { CatalogRequestEvent } from '../api.ts';
 
@@ -86,8 +76,8 @@ export class VraClient implements VraApi {
   readonly #http: UpstreamHttp;
   readonly #tokens: TokenCache<CallContext>;
   readonly #credential: VraCredential | undefined;
-  readonly #providerCache: SharedCache<WireProvider[]> | undefined;
-  readonly #watcher: Watcher<WireCatalogRequest, { request: WireCatalogRequest }>;
+  readonly #providerCache: SharedCache<wire.WireProvider[]> | undefined;
+  readonly #watcher: Watcher<wire.WireCatalogRequest, { request: wire.WireCatalogRequest }>;
   readonly #onCredentialRefused: ((call: CallContext) => Promise<void>) | undefined;
 
   constructor(http: UpstreamHttp, options: VraClientOptions) {
@@ -119,7 +109,10 @@ export class VraClient implements VraApi {
     });
   }
 
-  async listProviders(call: CallContext, page: PageRequest): Promise<WirePage<WireProvider>> {
+  async listProviders(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireProvider>> {
     const response = await this.#providersAnswer(call, page);
     return decodePage(parseJson(response.body, response.status), response.status, decodeProvider);
   }
@@ -131,7 +124,7 @@ export class VraClient implements VraApi {
    * only when a service is installed on vRA, never through this gateway.
    * The shared read does not stop when one waiting client goes away.
    */
-  allProviders(call: CallContext): Promise<WireProvider[]> {
+  allProviders(call: CallContext): Promise<wire.WireProvider[]> {
     const cache = this.#providerCache;
     if (cache === undefined) return this.#readAllProviders(call);
     const shared = cache.get(credentialKey(call.credentials?.vra), () =>
@@ -141,11 +134,11 @@ export class VraClient implements VraApi {
   }
 
   /** The provider list cache (undefined when PROVIDER_CACHE_TTL_MS is 0), for metrics. */
-  get providerCache(): SharedCache<WireProvider[]> | undefined {
+  get providerCache(): SharedCache<wire.WireProvider[]> | undefined {
     return this.#providerCache;
   }
 
-  async getProvider(call: CallContext, id: string): Promise<WireProvider> {
+  async getProvider(call: CallContext, id: string): Promise<wire.WireProvider> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/catalog-service/api/providers/${id}`,
@@ -154,7 +147,10 @@ export class VraClient implements VraApi {
     return decodeProvider(parseJson(response.body, response.status), response.status);
   }
 
-  async listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>> {
+  async listCatalogItems(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireCatalogItem>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: '/catalog-service/api/catalogItems',
@@ -179,8 +175,8 @@ export class VraClient implements VraApi {
   async registerCatalogItem(
     call: CallContext,
     providerId: string,
-    item: WireProviderCatalogItem,
-  ): Promise<WireCatalogItem> {
+    item: wire.WireProviderCatalogItem,
+  ): Promise<wire.WireCatalogItem> {
     const response = await this.#send(call, {
       method: 'PUT',
       path: path`/catalog-service/api/provider/providers/${providerId}/catalogItems/${item.id}`,
@@ -212,7 +208,7 @@ export class VraClient implements VraApi {
   async publishBlueprint(
     call: CallContext,
     publication: BlueprintPublication,
-  ): Promise<WireCatalogItem> {
+  ): Promise<wire.WireCatalogItem> {
     const { item, provider: wanted } = publication;
     const provider = await publication.findProvider(wanted.name);
     if (provider === null) {
@@ -233,8 +229,8 @@ export class VraClient implements VraApi {
   async #registeredItem(
     call: CallContext,
     providerId: string,
-    item: WireProviderCatalogItem,
-  ): Promise<WireCatalogItem> {
+    item: wire.WireProviderCatalogItem,
+  ): Promise<wire.WireCatalogItem> {
     const response = await this.#send(call, {
       method: 'GET',
       path: '/catalog-service/api/catalogItems',
@@ -267,7 +263,7 @@ export class VraClient implements VraApi {
   async listEntitledCatalogItems(
     call: CallContext,
     page: PageRequest,
-  ): Promise<WirePage<WireEntitledCatalogItemView>> {
+  ): Promise<wire.WirePage<wire.WireEntitledCatalogItemView>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: `${consumer}/entitledCatalogItemViews`,
@@ -282,7 +278,10 @@ export class VraClient implements VraApi {
   }
 
   /** `GET /consumer/entitledCatalogItems/{id}/requests/template` */
-  async getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
+  async getRequestTemplate(
+    call: CallContext,
+    catalogItemId: string,
+  ): Promise<wire.WireRequestTemplate> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/catalog-service/api/consumer/entitledCatalogItems/${catalogItemId}/requests/template`,
@@ -296,7 +295,7 @@ export class VraClient implements VraApi {
     call: CallContext,
     catalogItemId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     return this.#submit(call, body, {
       path: path`/catalog-service/api/consumer/entitledCatalogItems/${catalogItemId}/requests`,
       route: `${consumer}/entitledCatalogItems/{id}/requests`,
@@ -308,7 +307,7 @@ export class VraClient implements VraApi {
     call: CallContext,
     resourceId: string,
     actionId: string,
-  ): Promise<WireRequestTemplate> {
+  ): Promise<wire.WireRequestTemplate> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/catalog-service/api/consumer/resources/${resourceId}/actions/${actionId}/requests/template`,
@@ -323,7 +322,7 @@ export class VraClient implements VraApi {
     resourceId: string,
     actionId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     return this.#submit(call, body, {
       path: path`/catalog-service/api/consumer/resources/${resourceId}/actions/${actionId}/requests`,
       route: `${consumer}/resources/{resourceId}/actions/{actionId}/requests`,
@@ -331,7 +330,7 @@ export class VraClient implements VraApi {
   }
 
   /** `GET /consumer/requests/{id}` */
-  async getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest> {
+  async getCatalogRequest(call: CallContext, id: string): Promise<wire.WireCatalogRequest> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/catalog-service/api/consumer/requests/${id}`,
@@ -344,7 +343,7 @@ export class VraClient implements VraApi {
   async listCatalogRequests(
     call: CallContext,
     page: PageRequest,
-  ): Promise<WirePage<WireCatalogRequest>> {
+  ): Promise<wire.WirePage<wire.WireCatalogRequest>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: `${consumer}/requests`,
@@ -359,7 +358,7 @@ export class VraClient implements VraApi {
   }
 
   /** Every resource of a request: `GET /consumer/requests/{id}/resources`, more pages only if vRA holds more. */
-  requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
+  requestResources(call: CallContext, requestId: string): Promise<wire.WireCatalogResource[]> {
     const pages = this.#http.pagedRead(call);
     return readAll(pages, async (page) => {
       const response = await pages.next((maxBytes) =>
@@ -380,7 +379,7 @@ export class VraClient implements VraApi {
   }
 
   /** `GET /consumer/resources/{id}` */
-  async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
+  async getResource(call: CallContext, id: string): Promise<wire.WireCatalogResource> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/catalog-service/api/consumer/resources/${id}`,
@@ -472,7 +471,7 @@ export class VraClient implements VraApi {
     call: CallContext,
     body: Record<string, unknown>,
     target: { path: string; route: string },
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     const response = await this.#send(call, {
       method: 'POST',
       ...target,
@@ -517,7 +516,7 @@ export class VraClient implements VraApi {
     return { header: bearerAuthorization(token), token };
   }
 
-  #readAllProviders(call: CallContext): Promise<WireProvider[]> {
+  #readAllProviders(call: CallContext): Promise<wire.WireProvider[]> {
     const pages = this.#http.pagedRead(call);
     return readAll(pages, async (page) => {
       const response = await pages.next((maxBytes) => this.#providersAnswer(call, page, maxBytes));
@@ -572,7 +571,7 @@ export class VraClient implements VraApi {
     call: CallContext,
     mapError: (error: unknown) => unknown,
   ): Promise<IssuedToken> {
-    const body: WireTokenRequest = {
+    const body: wire.WireTokenRequest = {
       username: credential.username,
       password: credential.password,
       tenant: credential.tenant,

@@ -26,16 +26,7 @@ import { isObject, parseJson } from '../decode.ts';
 import type { PageRequest } from '../paging.ts';
 import { asCallerMistake } from '../refused-input.ts';
 import { TokenCache, type IssuedToken, type VraCredential } from '../tokens.ts';
-import type {
-  WireCatalogItem,
-  WireCatalogRequest,
-  WireCatalogResource,
-  WireEntitledCatalogItemView,
-  WirePage,
-  WireProvider,
-  WireProviderCatalogItem,
-  WireRequestTemplate,
-} from '../wire.ts';
+import type * as wire from '../wire.ts';
 import {
   asVra7Page,
   decodeActions,
@@ -101,7 +92,7 @@ export class Vra8Client implements VraApi {
   readonly #http: UpstreamHttp;
   readonly #credential: VraCredential | undefined;
   readonly #tokens: TokenCache<CallContext>;
-  readonly #watcher: Watcher<WireCatalogRequest, { request: WireCatalogRequest }>;
+  readonly #watcher: Watcher<wire.WireCatalogRequest, { request: wire.WireCatalogRequest }>;
   readonly #onCredentialRefused: ((call: CallContext) => Promise<void>) | undefined;
   readonly #now: () => number;
   /** Resource id → its deployment's id, most recently listed last. */
@@ -129,20 +120,20 @@ export class Vra8Client implements VraApi {
 
   // vRA 8 has no catalog providers (no counterpart of /catalog-service/api/providers):
   // the provider fields answer null (see the resolvers' nullWhereUnsupported).
-  listProviders(): Promise<WirePage<WireProvider>> {
+  listProviders(): Promise<wire.WirePage<wire.WireProvider>> {
     return Promise.reject(new NotSupportedError('providers', generation));
   }
 
-  allProviders(): Promise<WireProvider[]> {
+  allProviders(): Promise<wire.WireProvider[]> {
     return Promise.reject(new NotSupportedError('providers', generation));
   }
 
-  getProvider(): Promise<WireProvider> {
+  getProvider(): Promise<wire.WireProvider> {
     return Promise.reject(new NotSupportedError('provider', generation));
   }
 
   /** Registering against a provider has no vRA 8 counterpart: refused before any call. */
-  registerCatalogItem(): Promise<WireCatalogItem> {
+  registerCatalogItem(): Promise<wire.WireCatalogItem> {
     return Promise.reject(new NotSupportedError('registerCatalogItem', generation));
   }
 
@@ -152,7 +143,10 @@ export class Vra8Client implements VraApi {
    * would add items shared with no project; the service account, a member
    * of the projects, sees every item that can be requested.
    */
-  async listCatalogItems(call: CallContext, page: PageRequest): Promise<WirePage<WireCatalogItem>> {
+  async listCatalogItems(
+    call: CallContext,
+    page: PageRequest,
+  ): Promise<wire.WirePage<wire.WireCatalogItem>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: '/catalog/api/items',
@@ -176,7 +170,7 @@ export class Vra8Client implements VraApi {
   async listEntitledCatalogItems(
     call: CallContext,
     page: PageRequest,
-  ): Promise<WirePage<WireEntitledCatalogItemView>> {
+  ): Promise<wire.WirePage<wire.WireEntitledCatalogItemView>> {
     const [response, member] = await Promise.all([
       this.#send(call, {
         method: 'GET',
@@ -215,7 +209,10 @@ export class Vra8Client implements VraApi {
   }
 
   /** The item's request form: built from its input `schema` (getCatalogItemUsingGET_5). */
-  async getRequestTemplate(call: CallContext, catalogItemId: string): Promise<WireRequestTemplate> {
+  async getRequestTemplate(
+    call: CallContext,
+    catalogItemId: string,
+  ): Promise<wire.WireRequestTemplate> {
     const [item, member] = await Promise.all([
       this.#catalogItem(call, catalogItemId),
       this.#memberProjects(call),
@@ -236,7 +233,7 @@ export class Vra8Client implements VraApi {
     call: CallContext,
     catalogItemId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     const projectId = body['businessGroupId'];
     if (typeof projectId !== 'string' || projectId === '') {
       throw new BadUserInputError(
@@ -274,7 +271,7 @@ export class Vra8Client implements VraApi {
     return this.#newestRequest(call, created?.deploymentId ?? '');
   }
 
-  async #newestRequest(call: CallContext, deploymentId: string): Promise<WireCatalogRequest> {
+  async #newestRequest(call: CallContext, deploymentId: string): Promise<wire.WireCatalogRequest> {
     const response = await this.#send(call, {
       method: 'GET',
       path: path`/deployment/api/deployments/${deploymentId}/requests`,
@@ -312,7 +309,7 @@ export class Vra8Client implements VraApi {
     call: CallContext,
     resourceId: string,
     actionId: string,
-  ): Promise<WireRequestTemplate> {
+  ): Promise<wire.WireRequestTemplate> {
     const deploymentId = await this.#deploymentOf(call, resourceId);
     const actions = await this.#actions(call, deploymentId, resourceId);
     const action = actions.find((candidate) => candidate.id === actionId);
@@ -337,7 +334,7 @@ export class Vra8Client implements VraApi {
     resourceId: string,
     actionId: string,
     body: Record<string, unknown>,
-  ): Promise<WireCatalogRequest> {
+  ): Promise<wire.WireCatalogRequest> {
     const deploymentId = await this.#deploymentOf(call, resourceId);
     const request: Vra8ActionRequest = {
       actionId,
@@ -359,7 +356,7 @@ export class Vra8Client implements VraApi {
   }
 
   /** `GET /deployment/api/requests/{requestId}` (getRequestUsingGET_2). */
-  async getCatalogRequest(call: CallContext, id: string): Promise<WireCatalogRequest> {
+  async getCatalogRequest(call: CallContext, id: string): Promise<wire.WireCatalogRequest> {
     return toCatalogRequest(await this.#request(call, id));
   }
 
@@ -383,7 +380,7 @@ export class Vra8Client implements VraApi {
   async listCatalogRequests(
     call: CallContext,
     page: PageRequest,
-  ): Promise<WirePage<WireCatalogRequest>> {
+  ): Promise<wire.WirePage<wire.WireCatalogRequest>> {
     const response = await this.#send(call, {
       method: 'GET',
       path: '/deployment/api/deployments',
@@ -406,7 +403,10 @@ export class Vra8Client implements VraApi {
    * (getDeploymentResourcesUsingGET_2), each with its day-2 actions. The
    * deployment itself is no resource on vRA 8 (vRA 7 listed it among them).
    */
-  async requestResources(call: CallContext, requestId: string): Promise<WireCatalogResource[]> {
+  async requestResources(
+    call: CallContext,
+    requestId: string,
+  ): Promise<wire.WireCatalogResource[]> {
     const request = await this.#request(call, requestId);
     const deploymentId = request.deploymentId;
     if (deploymentId === undefined || deploymentId === null || deploymentId === '') return [];
@@ -420,7 +420,7 @@ export class Vra8Client implements VraApi {
     call: CallContext,
     deploymentId: string,
     resource: Vra8Resource,
-  ): Promise<WireCatalogResource> {
+  ): Promise<wire.WireCatalogResource> {
     return toResource(resource, await this.#actions(call, deploymentId, resource.id));
   }
 
@@ -488,7 +488,7 @@ export class Vra8Client implements VraApi {
    * deployment is known, else `GET /deployment/api/resources/{id}`
    * (getResourceByIdUsingGET_5); with its day-2 actions.
    */
-  async getResource(call: CallContext, id: string): Promise<WireCatalogResource> {
+  async getResource(call: CallContext, id: string): Promise<wire.WireCatalogResource> {
     const deploymentId = this.#deploymentOfResource.get(id);
     if (deploymentId !== undefined) {
       const listed = await this.#deploymentResources(call, deploymentId);
@@ -535,7 +535,7 @@ export class Vra8Client implements VraApi {
   async publishBlueprint(
     call: CallContext,
     { item }: BlueprintPublication,
-  ): Promise<WireCatalogItem> {
+  ): Promise<wire.WireCatalogItem> {
     const blueprintId = item.id;
     const blueprint = await this.#blueprint(call, blueprintId);
     const projectId = blueprint.projectId;
@@ -582,7 +582,7 @@ export class Vra8Client implements VraApi {
     call: CallContext,
     blueprintId: string,
     next: string,
-    item: WireProviderCatalogItem,
+    item: wire.WireProviderCatalogItem,
   ): Promise<void> {
     const body: Vra8BlueprintVersionRequest = {
       version: next,
@@ -673,7 +673,7 @@ export class Vra8Client implements VraApi {
    * The catalog item a blueprint source imported: it has the blueprint's id
    * (getCatalogItemUsingGET_5).
    */
-  async #publishedItem(call: CallContext, blueprintId: string): Promise<WireCatalogItem> {
+  async #publishedItem(call: CallContext, blueprintId: string): Promise<wire.WireCatalogItem> {
     return toCatalogItem(await this.#catalogItem(call, blueprintId));
   }
 
