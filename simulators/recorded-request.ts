@@ -13,3 +13,17 @@ export interface RecordedRequest {
   /** When the request was received (epoch ms), for tests of pauses such as Retry-After. */
   receivedAt: number;
 }
+
+/** The segments of a raw path, each decoded (one that does not decode is kept as sent). */
+export function pathSegments(rawPath: string): string[] {
+  return rawPath
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+}

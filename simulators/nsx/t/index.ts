@@ -6,6 +6,7 @@
  * stale or missing one, in-use checks, system-owned services.
  * docs/upstreams.md (NSX-T) lists the facts it implements.
  */
+import { pathSegments } from '../../recorded-request.ts';
 import { hasBasicAuth, sendJson, startSimServer, type SimObserved } from '../../sim-server.ts';
 import { firewallRoutes } from './firewall-routes.ts';
 import { groupRoutes } from './group-routes.ts';
@@ -69,19 +70,6 @@ export interface NsxtSimulator extends SimObserved {
   /** Back to the seed data, default switches, counters zero, no faults; the request log is emptied. */
   reset(): void;
   close(): Promise<void>;
-}
-
-function segmentsOf(rawPath: string): string[] {
-  return rawPath
-    .split('/')
-    .slice(1)
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
 }
 
 function route(call: NsxtCall, version: string): void {
@@ -162,7 +150,7 @@ export async function startNsxtSimulator(
           state,
           switches,
           counters,
-          segments: segmentsOf(request.rawPath),
+          segments: pathSegments(request.rawPath),
           user: account.username,
           major,
         },

@@ -3,6 +3,7 @@
  * vCNS): Basic auth, XML bodies, the corrected paths of docs/upstreams.md (NSX) only,
  * revisions, in-use checks, and vShield App's generation-guarded firewall.
  */
+import { pathSegments } from '../../recorded-request.ts';
 import { hasBasicAuth, startSimServer, type SimObserved } from '../../sim-server.ts';
 import { dfwRoutes } from './dfw-routes.ts';
 import { edgeRoutes } from './edge-routes.ts';
@@ -86,19 +87,6 @@ export interface NsxSimulator extends SimObserved {
   close(): Promise<void>;
 }
 
-function segmentsOf(rawPath: string): string[] {
-  return rawPath
-    .split('/')
-    .slice(1)
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
-}
-
 function route(call: SimCall): void {
   const [api, version = '', area, ...rest] = call.segments;
   if (api !== 'api') return notFound(call, call.request.rawPath);
@@ -135,7 +123,7 @@ export async function startNsxSimulator(options: NsxSimulatorOptions = {}): Prom
         response,
         state,
         switches,
-        segments: segmentsOf(request.rawPath),
+        segments: pathSegments(request.rawPath),
       };
       const foreign = options.foreignPaths ?? '404';
       if (foreign !== '404' && !/^\/api\/\d+\.\d+\//.test(request.rawPath)) {

@@ -1,3 +1,4 @@
+import { pathSegments } from '../../recorded-request.ts';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import {
   sendEmpty,
@@ -46,19 +47,6 @@ const itemFields = [
   'providerBinding/providerRef/id',
   'organization/subtenantRef',
 ];
-
-function segmentsOf(request: RecordedRequest): string[] {
-  return request.rawPath
-    .split('/')
-    .slice(1)
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
-}
 
 function acceptsJson(headers: IncomingHttpHeaders): boolean {
   return (headers.accept ?? '').toLowerCase().includes('application/json');
@@ -193,7 +181,7 @@ export function createVraRoutes(deps: VraRouteDeps): SimHandler {
 
   const guarded = deps.unauthenticated ?? '404';
   return (request, response) => {
-    const s = segmentsOf(request);
+    const s = pathSegments(request.rawPath);
     const identity = s[0] === 'identity' && s[1] === 'api' && s[2] === 'tokens';
     if (!identity && guarded !== '404' && request.headers.authorization === undefined) {
       return sendGuardedAnswer(response, guarded, {
