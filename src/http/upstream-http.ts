@@ -201,6 +201,7 @@ export class UpstreamHttp {
   readonly #basePath: string;
   readonly #options: UpstreamHttpOptions;
   readonly #breaker: CircuitBreaker;
+  #reached: boolean | undefined;
   readonly #limiter: ConcurrencyLimiter;
   readonly #adaptive: AdaptiveLimit | undefined;
   readonly #retry: RetryPolicy;
@@ -246,6 +247,14 @@ export class UpstreamHttp {
   /** A new read of a whole list for the request `call`, within the seam's paging limits. */
   pagedRead(call: CallContext): PagedRead {
     return new PagedRead(this, () => remainingBudgetMs(call));
+  }
+
+  /**
+   * Whether the last call that ended reached the appliance (it answered, 5xx
+   * aside); undefined before any call ended. Reading it sends nothing.
+   */
+  get lastReached(): boolean | undefined {
+    return this.#reached;
   }
 
   get health(): UpstreamHealth {
@@ -351,6 +360,7 @@ export class UpstreamHttp {
       const retryAfter = this.#retryDelay(result, retryable, attempt, deadline.at);
       if (!(result instanceof Error) && result.status >= 200 && result.status < 300) {
         pass.succeeded();
+        this.#reached = true;
         observe('ok', result.status, result.headers['etag']);
         return result;
       }
@@ -485,11 +495,15 @@ export class UpstreamHttp {
       pass.abandoned();
     } else if (
       failure instanceof UpstreamTimeoutError ||
-      failure instanceof UpstreamUnavailableError
+      failure instanceof UpstreamUnavailableError ||
+      (!(result instanceof Error) && result.status >= 500)
     ) {
       pass.failed();
-    } else if (!(result instanceof Error) && result.status >= 500) pass.failed();
-    else pass.succeeded();
+      this.#reached = false;
+    } else {
+      pass.succeeded();
+      this.#reached = true;
+    }
   }
 
   /** The pause before another attempt, or undefined when this failure is final. */
