@@ -208,6 +208,15 @@ export class UpstreamBadResponseError extends UpstreamError {
   }
 }
 
+/** A body past the most bytes its call allowed; `limit` is that bound. */
+export class UpstreamBodyTooLargeError extends UpstreamBadResponseError {
+  readonly limit: number;
+  constructor(service: UpstreamService, limit: number, status: number | null = null) {
+    super(service, `a body larger than ${limit} bytes`, status);
+    this.limit = limit;
+  }
+}
+
 /** An upstream answered with a non-success status; the code follows the status. */
 export class UpstreamStatusError extends UpstreamError {
   readonly code: ErrorCode;

@@ -1,4 +1,9 @@
-import { UpstreamBadResponseError, UpstreamTimeoutError, type UpstreamService } from '../errors.ts';
+import {
+  UpstreamBadResponseError,
+  UpstreamBodyTooLargeError,
+  UpstreamTimeoutError,
+  type UpstreamService,
+} from '../errors.ts';
 
 /** What one paged read of a list may take: pages, and their bodies' bytes together. */
 export interface PagingLimits {
@@ -69,10 +74,9 @@ export class PagedRead {
       answer = await send(left);
     } catch (error) {
       // The seam's refusal of a body past the page's limit, when that limit is what the list had left.
-      const cutAtLeft =
-        error instanceof UpstreamBadResponseError &&
-        error.message.includes(`a body larger than ${left} bytes`);
-      throw cutAtLeft ? this.#tooLarge() : error;
+      throw error instanceof UpstreamBodyTooLargeError && error.limit === left
+        ? this.#tooLarge()
+        : error;
     }
     this.#bytes += answer.bytes?.length ?? Buffer.byteLength(answer.body, 'utf8');
     if (this.#bytes > maxBytes) throw this.#tooLarge();

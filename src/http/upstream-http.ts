@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import {
   UpstreamBadResponseError,
+  UpstreamBodyTooLargeError,
   UpstreamError,
   UpstreamStatusError,
   UpstreamTimeoutError,
@@ -13,7 +14,7 @@ import {
 } from '../errors.ts';
 import { CircuitBreaker, type CircuitPass, type CircuitState } from './circuit-breaker.ts';
 import { CallDeadline } from './call-deadline.ts';
-import { dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
+import { BodyTooLargeError, dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
 import { AdaptiveLimit } from './adaptive-limit.ts';
 import { loopLagReader } from './loop-lag.ts';
 import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
@@ -558,6 +559,9 @@ export class UpstreamHttp {
         ? { status: answer.status, headers, body: answer.body }
         : { status: answer.status, headers, body: answer.body, bytes: answer.bytes };
     } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        throw new UpstreamBodyTooLargeError(this.service, error.limit, error.status);
+      }
       if (!(error instanceof UnreadableBodyError)) throw error;
       throw new UpstreamBadResponseError(this.service, error.message, error.status);
     }

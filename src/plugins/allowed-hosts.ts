@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { AllowedHost } from '../config.ts';
+import { refuseRaw } from './error-response.ts';
 
 /**
  * True when the gateway answers to this `Host` header: an IP literal
@@ -39,19 +40,12 @@ export function checkHosts(
       return;
     }
     const shown = (host ?? '').slice(0, 100);
-    const body = JSON.stringify({
-      errors: [
-        {
-          message: `This gateway does not answer to the host name "${shown}": only IP addresses, localhost and the names of ALLOWED_HOSTS.`,
-          extensions: { code: 'FORBIDDEN' },
-        },
-      ],
-    });
-    response.writeHead(421, {
-      'content-type': 'application/json; charset=utf-8',
-      connection: 'close',
-    });
-    response.end(body);
+    refuseRaw(
+      response,
+      421,
+      'FORBIDDEN',
+      `This gateway does not answer to the host name "${shown}": only IP addresses, localhost and the names of ALLOWED_HOSTS.`,
+    );
     request.resume();
   };
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from '../errors.ts';
 
 /** A GraphQL-over-HTTP error answer made before any operation runs (auth, limits, CSRF). */
@@ -11,6 +12,24 @@ export function errorResponse(
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
+}
+
+/**
+ * The same answer written on Node's own response, for refusals made before
+ * yoga sees the request (a malformed target, an unknown host name); the
+ * connection is closed after it.
+ */
+export function refuseRaw(
+  response: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+): void {
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    connection: 'close',
+  });
+  response.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Limits } from '../config.ts';
-import { errorResponse, runsOperation } from './error-response.ts';
+import { errorResponse, refuseRaw, runsOperation } from './error-response.ts';
 
 /**
  * Refuses, before anything is parsed: bodies over MAX_REQUEST_BYTES (uploads:
@@ -51,15 +51,6 @@ function malformed(request: IncomingMessage): string | undefined {
     return 'The Host header is not a host name or address with an optional port.';
   }
   return undefined;
-}
-
-function refuse(response: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] });
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    connection: 'close',
-  });
-  response.end(body);
 }
 
 const internalFailure = JSON.stringify({
@@ -113,12 +104,12 @@ export function capBodies(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     const problem = malformed(request);
     if (problem !== undefined) {
-      refuse(response, 400, problem);
+      refuseRaw(response, 400, 'BAD_USER_INPUT', problem);
       request.resume();
       return;
     }
     if (request.method === 'POST' && request.headers['content-length'] === undefined) {
-      refuse(response, 411, 'A POST must declare its Content-Length.');
+      refuseRaw(response, 411, 'BAD_USER_INPUT', 'A POST must declare its Content-Length.');
       request.resume();
       return;
     }
