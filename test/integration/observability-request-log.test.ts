@@ -228,3 +228,15 @@ describe('client-supplied text in the request log', () => {
     expect(metrics.length).toBeLessThan(450_000);
   });
 });
+
+describe('the log line of a page load', () => {
+  it("names the client's address for GraphiQL's page too, which yoga answers before any plugin runs", async () => {
+    const response = await fetch(`${server.url}/graphql`, {
+      headers: { accept: 'text/html', 'x-request-id': 'graphiql-page-load' },
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    const [line] = requestLines('graphiql-page-load');
+    expect(line).toMatchObject({ clientAddress: '127.0.0.1', status: 200 });
+  });
+});
