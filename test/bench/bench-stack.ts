@@ -65,7 +65,6 @@ const startupMs = 60_000;
 /** What the bench sets for every gateway it starts (see BENCHMARKS.md, method). */
 export const gatewayDefaults: Readonly<Record<string, string>> = {
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
   READY_PROBE_INTERVAL_MS: '1000',
   SHUTDOWN_GRACE_MS: '2000',
 };
