@@ -6,6 +6,7 @@ import { Authenticator } from './auth/authenticate.ts';
 import { guardRootFields } from './auth/root-guard.ts';
 import { SessionCookies } from './auth/session-cookie.ts';
 import { SessionStore } from './auth/session-store.ts';
+import { carryRequestAuth } from './auth/request-auth.ts';
 import { SignInLimiter, signInLimits } from './auth/sign-in-limiter.ts';
 import {
   clientSignal,
@@ -184,6 +185,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
         endpoint,
         (request, from): Response | Promise<Response> => {
           carryClientAddress(from, request);
+          carryRequestAuth(from, request);
           return yoga.fetch(request);
         },
         config.server.maxSubscriptionsPerClient,

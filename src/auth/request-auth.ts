@@ -24,3 +24,13 @@ export function setRequestAuth(request: Request, state: RequestAuth): void {
 export function requestAuth(request: Request): RequestAuth | undefined {
   return states.get(request);
 }
+
+/**
+ * A request the gateway makes from a client's (an operation of an SSE single
+ * connection) is that client's: its credential was resolved once, for the
+ * client's own request, and is not resolved again.
+ */
+export function carryRequestAuth(from: Request, to: Request): void {
+  const state = states.get(from);
+  if (state !== undefined) states.set(to, state);
+}

@@ -56,6 +56,8 @@ export function clientAuth(
     async onRequest(payload) {
       const { request, url } = payload;
       if (!runsOperation(request, url, endpoint)) return;
+      // Made by the gateway from a client's request (carryRequestAuth): resolved already.
+      if (requestAuth(request) !== undefined) return;
       const { clientAddress } = requestInfo(request);
       const resolution = await authenticator.resolve(request);
       if (resolution.kind === 'caller') {

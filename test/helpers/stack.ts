@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Env } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
+import type { RemoteStore } from '../../src/cache/remote-store.ts';
 import { createGateway, type Gateway } from '../../src/server.ts';
 import {
   startNsxSimulator,
@@ -63,6 +64,8 @@ export interface StackOptions {
   nsx?: NsxSimulatorOptions;
   /** Where the gateway logs (default: nowhere). */
   logger?: Logger;
+  /** The replicas' shared store (a MemoryRedis replica's view); default: none. */
+  remote?: RemoteStore;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const audit: AuditEvent[] = [];
   const gateway = createGateway(config, {
     logger: options.logger ?? createLogger('silent'),
+    ...(options.remote === undefined ? {} : { remote: options.remote }),
     ...(options.env?.['AUDIT_LOG'] === undefined ? { audit: memoryAuditLog(audit) } : {}),
   });
   const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>

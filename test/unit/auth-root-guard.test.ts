@@ -1,6 +1,7 @@
 import {
   buildSchema,
   graphql,
+  graphqlSync,
   GraphQLError,
   type GraphQLResolveInfo,
   type GraphQLSchema,
@@ -165,6 +166,22 @@ describe('guardRootFields: queries', () => {
     expect(partly.errors?.[0]?.message).toBe(
       'Query.both requires the scope "read" and "network:write" or "catalog:admin", which the caller (ann, token) does not hold.',
     );
+  });
+
+  it("adds no promise to a field: a synchronous resolver's very value passes through", () => {
+    const value = { kept: 'as is' };
+    const schema = buildSchema(sdl);
+    const fields = schema.getQueryType()!.getFields();
+    fields['read']!.resolve = () => value;
+    fields['open']!.resolve = () => 'open';
+    guardRootFields(schema, { error: () => {} } as never);
+    const context = harness().context(caller('read'));
+    expect(fields['read']!.resolve(undefined, {}, context, {} as never)).toBe(value);
+    // 30 guarded fields run synchronously to the end: graphqlSync throws at the first promise
+    const thirty = `{ ${Array.from({ length: 30 }, (_, n) => `f${n}: open`).join(' ')} }`;
+    const result = graphqlSync({ schema, source: thirty, contextValue: context });
+    expect(result.errors).toBeUndefined();
+    expect(Object.keys(result.data ?? {})).toHaveLength(30);
   });
 
   it('guards a subscription field too', async () => {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { createHash, type Hash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { credentialKey } from '../../src/credentials.ts';
 
 const digest = (value: string) =>
@@ -21,5 +21,15 @@ describe('credentialKey', () => {
     // the first was forgotten long ago: asked again, it is the same key
     expect(credentialKey('Basic first')).toBe(first);
     expect(credentialKey('Bearer token-2999')).toBe(digest('Bearer token-2999'));
+  });
+
+  it('hashes a credential once, however often its key is asked for', () => {
+    const hashed = vi.spyOn(Object.getPrototypeOf(createHash('sha256')) as Hash, 'update');
+    try {
+      for (let n = 0; n < 100; n += 1) credentialKey('Basic asked-often');
+      expect(hashed.mock.calls.filter(([data]) => data === 'Basic asked-often')).toHaveLength(1);
+    } finally {
+      hashed.mockRestore();
+    }
   });
 });
