@@ -515,6 +515,12 @@ export type IpSet = {
   inheritanceAllowed: Maybe<Scalars['Boolean']['output']>;
   /** Name. */
   name: Scalars['String']['output'];
+  /**
+   * NSX-T: the group's policy path, e.g. `/infra/domains/default/groups/web-servers`:
+   * what a distributed firewall rule's sources and destinations take as it is (a
+   * group outside the `default` domain is named by its path only). Null on NSX-v.
+   */
+  policyPath: Maybe<Scalars['String']['output']>;
   /** Revision; updates are made against the current one. */
   revision: Maybe<Scalars['Int']['output']>;
   /** The scope the set lives in. */
@@ -2254,6 +2260,7 @@ export type IpSetResolvers<
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inheritanceAllowed?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  policyPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   revision?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   scope?: Resolver<Maybe<ResolversTypes['Scope']>, ParentType, ContextType>;
 };

@@ -76,6 +76,23 @@ describe('ipSets and ipSet', () => {
     ]);
   });
 
+  it('answers policyPath null on NSX-v, which names a set by its id only, without another call', async () => {
+    const answer = await stack.gql<any>(
+      `{ ipSets { policyPath } ipSet(id: "ipset-4") { id policyPath } }`,
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.ipSets.map((set: { policyPath: unknown }) => set.policyPath)).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(answer.data?.ipSet).toEqual({ id: 'ipset-4', policyPath: null });
+    expect(calls(stack.nsx).sort()).toEqual([
+      'GET /api/2.0/services/ipset/ipset-4',
+      'GET /api/2.0/services/ipset/scope/globalroot-0',
+    ]);
+  });
+
   it('reads an IP set once per request however often it is asked for', async () => {
     await stack.gql<any>(`{ a: ipSet(id: "ipset-3") { id } b: ipSet(id: "ipset-3") { name } }`);
     expect(calls(stack.nsx)).toEqual(['GET /api/2.0/services/ipset/ipset-3']);

@@ -252,6 +252,24 @@ describe('NSX-T: the network types', () => {
     });
   });
 
+  it("answers an IP set's policy path, which a rule's sources take as it is", async () => {
+    const read = await stack.gql(
+      '{ ipSets { id policyPath } ipSet(id: "web-servers") { policyPath } }',
+    );
+    expect(read.errors).toBeUndefined();
+    const path = '/infra/domains/default/groups/web-servers';
+    expect(read.data?.['ipSets']).toContainEqual({ id: 'web-servers', policyPath: path });
+    expect(read.data?.['ipSet']).toEqual({ policyPath: path });
+    const added = await stack.gql(addRule, {
+      id: 'app-tier',
+      rule: { name: 'by path', action: 'allow', sources: { source: [{ value: path }] } },
+    });
+    expect(added.errors, JSON.stringify(added.errors)).toBeUndefined();
+    const put = sim.requests.find((r) => r.method === 'PUT');
+    const body = JSON.parse(put?.body.toString('utf8') ?? '{}') as Record<string, any>;
+    expect(body['rules'][0]).toMatchObject({ source_groups: [path] });
+  });
+
   it('removes one rule and keeps the others', async () => {
     const removed = await stack.gql(
       `mutation { removeFirewallSectionRule(sectionId: "app-tier", ruleId: "allow-db") { rules { id } } }`,

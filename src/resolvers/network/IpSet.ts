@@ -8,4 +8,5 @@ export const IpSet: IpSetResolvers = {
       .split(',')
       .map((address) => address.trim())
       .filter((address) => address !== ''),
+  policyPath: (ipSet) => ipSet.policy?.path ?? null,
 };

@@ -4,7 +4,17 @@
  * wherever the gateway writes the object back (so that nothing it does not
  * model is lost). These are the mapper types of the network schema.
  */
+import type { PolicyFacts } from './t/policy-facts.ts';
 import type { XmlElement } from './xml/xml.ts';
+
+/**
+ * A record the NSX-T client fills carries what only NSX-T tells of the
+ * object (t/policy-facts.ts); NSX-v's records have none. An NSX-T-only
+ * field changes that room, not this file.
+ */
+export interface WithPolicyFacts {
+  policy?: PolicyFacts;
+}
 
 /** `<scope>`: `globalroot-0`, `universalroot-0` or a vCenter moref. */
 export interface ScopeRecord {
@@ -14,7 +24,7 @@ export interface ScopeRecord {
 }
 
 /** What an `<ipset>` and an `<application>` share. */
-export interface GroupingRecord {
+export interface GroupingRecord extends WithPolicyFacts {
   objectId: string;
   name: string;
   /** null when the element is absent; `""` when it is empty. */
@@ -60,7 +70,7 @@ export interface VirtualServerFields {
 }
 
 /** `<virtualServer>` of an edge's load balancer. */
-export interface VirtualServerRecord extends VirtualServerFields {
+export interface VirtualServerRecord extends VirtualServerFields, WithPolicyFacts {
   virtualServerId: string | null;
   /** The element as the manager sent it, when it was read (kept on update). */
   xml: XmlElement | null;
@@ -135,7 +145,7 @@ export interface FirewallGenerationRecord {
 export type FirewallConfigAnswer = FirewallConfigRecord | FirewallGenerationRecord;
 
 /** `<edgeSummary>` of `GET /api/{v}/edges` (NSX-v 6.x and vCNS 5.x). */
-export interface EdgeRecord {
+export interface EdgeRecord extends WithPolicyFacts {
   id: string;
   name: string | null;
   /** `gatewayServices` or `distributedRouter` */
@@ -146,7 +156,7 @@ export interface EdgeRecord {
 }
 
 /** `<rule>` of an NSX-v distributed firewall section. */
-export interface DfwRuleRecord {
+export interface DfwRuleRecord extends WithPolicyFacts {
   id: string | null;
   name: string | null;
   action: string;
@@ -160,7 +170,7 @@ export interface DfwRuleRecord {
 }
 
 /** `<section>` of the distributed firewall, with its generation number. */
-export interface FirewallSectionRecord {
+export interface FirewallSectionRecord extends WithPolicyFacts {
   id: string;
   name: string;
   layer: FirewallLayerName;

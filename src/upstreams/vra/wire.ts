@@ -1,4 +1,12 @@
-/** Wire shapes of the catalog service (vRA 7) and its identity service, as they travel. */
+/**
+ * Wire shapes of the catalog service (vRA 7) and its identity service, as they
+ * travel: the records of the catalog schema (its mappers), which vRA 8's
+ * client fills too (v8/decode.ts). A record vRA 8 filled carries the vRA 8
+ * object it was made from as `vra8` (typed in v8/wire.ts; absent from vRA 7's
+ * records): a vRA 8-only field is typed and checked in that room and
+ * resolved as `record.vra8?.<field> ?? null`, and changes nothing here.
+ */
+import type * as v8 from './v8/wire.ts';
 
 /** `POST /identity/api/tokens` request body. */
 export interface WireTokenRequest {
@@ -81,6 +89,7 @@ export interface WireCatalogItem {
   providerBinding?: WireProviderBinding | null;
   status?: string | null;
   forms?: unknown;
+  vra8?: v8.Vra8CatalogItem;
 }
 
 /** Body of `PUT .../provider/providers/{providerId}/catalogItems/{bindingId}` (docs/upstreams.md, vRA). */
@@ -117,6 +126,7 @@ export interface WireEntitledCatalogItemView {
   entitledOrganizations?: WireEntitledOrganization[] | null;
   catalogItemTypeRef?: WireRef | null;
   outputResourceTypeRef?: WireRef | null;
+  vra8?: v8.Vra8CatalogItem;
 }
 
 /**
@@ -150,6 +160,7 @@ export interface WireCatalogRequest {
   dateCreated?: string | null;
   dateCompleted?: string | null;
   catalogItemRef?: WireRef | null;
+  vra8?: v8.Vra8Request;
 }
 
 /** A resource's `operations[]` entry; only `ACTION`s can be requested. */
@@ -158,6 +169,7 @@ export interface WireResourceOperation {
   name: string;
   description?: string | null;
   type?: string | null;
+  vra8?: v8.Vra8Action;
 }
 
 /** A typed literal of `resourceData.entries[].value`: `{type, value}`, `complex` with `values`, `multiple` with `items`. */
@@ -173,4 +185,5 @@ export interface WireCatalogResource {
   description?: string | null;
   operations?: WireResourceOperation[] | null;
   resourceData?: { entries?: Array<{ key: string; value: WireLiteral }> | null } | null;
+  vra8?: v8.Vra8Resource;
 }

@@ -398,7 +398,7 @@ export class NsxtClient {
     for (const value of services) {
       const service = readPolicyObject(value, 'a load balancer service');
       if (optionalString(service.raw, 'connectivity_path') === tier1Path) {
-        paths.add(service.path ?? `/infra/lb-services/${service.id}`);
+        paths.add(service.facts.path ?? `/infra/lb-services/${service.id}`);
       }
     }
     return paths;

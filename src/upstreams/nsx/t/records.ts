@@ -2,7 +2,8 @@
  * Policy API objects translated into the records the network resolvers
  * receive (src/upstreams/nsx/wire.ts, the schema's mappers), and the
  * gateway's drafts into Policy API bodies. Where NSX-T has no counterpart of
- * a field, the record holds null (see docs/generations.md, NSX-T).
+ * a field, the record holds null (see docs/generations.md, NSX-T); what only
+ * NSX-T tells rides along as each record's `policy` (policy-facts.ts).
  */
 import { BadUserInputError } from '../../../errors.ts';
 import { isNsxId } from '../ids.ts';
@@ -64,6 +65,7 @@ export function groupToIpSet(value: unknown, domain: string): IpSetRecord {
     inheritanceAllowed: null,
     xml: null,
     value: addresses.join(','),
+    policy: group.facts,
   };
 }
 
@@ -136,6 +138,7 @@ export function serviceToRecord(value: unknown): ServiceRecord {
     protocol,
     ports,
     sourcePorts,
+    policy: service.facts,
   };
 }
 
@@ -255,6 +258,7 @@ export function ruleToRecord(raw: Json): DfwRuleRecord {
     ),
     services: listElement('services', 'service', stringList(raw, 'services'), null),
     appliedToList: listElement('appliedToList', 'appliedTo', stringList(raw, 'scope'), null),
+    policy: rule.facts,
   };
 }
 
@@ -273,6 +277,7 @@ export function policyToSection(policy: PolicyObject, rules: Json[]): FirewallSe
     layer: layerOfPolicy(policy.raw),
     generationNumber: String(policy.revision),
     rules: sortedRules(rules).map(ruleToRecord),
+    policy: policy.facts,
   };
 }
 
@@ -366,6 +371,7 @@ export function tier1ToEdge(value: unknown): EdgeRecord {
     edgeType: 'tier1',
     status: null,
     datacenterName: null,
+    policy: tier1.facts,
   };
 }
 
@@ -403,5 +409,6 @@ export function virtualServerToRecord(server: PolicyObject, protocol: string): V
     connectionRateLimit: optionalNumber(raw, 'max_new_connection_rate'),
     applicationProfileId: lastSegment(optionalString(raw, 'application_profile_path')),
     defaultPoolId: lastSegment(optionalString(raw, 'pool_path')),
+    policy: server.facts,
   };
 }

@@ -8,6 +8,7 @@
  * replaced, so that nothing the gateway does not model is lost.
  */
 import { badResponse } from '../fields.ts';
+import type { PolicyFacts } from './policy-facts.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -16,9 +17,10 @@ export interface PolicyObject {
   id: string;
   displayName: string | null;
   description: string | null;
-  path: string | null;
   /** `_revision`: sent back on every change; a stale one is answered 412. */
   revision: number | null;
+  /** What only NSX-T tells of the object: the records' `policy`. */
+  facts: PolicyFacts;
   raw: Json;
 }
 
@@ -90,8 +92,8 @@ export function readPolicyObject(value: unknown, what: string): PolicyObject {
     id: requiredString(raw, 'id'),
     displayName: optionalString(raw, 'display_name'),
     description: optionalString(raw, 'description'),
-    path: optionalString(raw, 'path'),
     revision: optionalNumber(raw, '_revision'),
+    facts: { path: optionalString(raw, 'path') },
     raw,
   };
 }

@@ -137,6 +137,7 @@ export function toCatalogItem(item: Vra8CatalogItem): WireCatalogItem {
     outputResourceTypeRef: null,
     organization: null,
     providerBinding: null,
+    vra8: item,
   };
 }
 
@@ -168,6 +169,7 @@ export function toEntitledItem(
       })),
     catalogItemTypeRef: typeRef(item),
     outputResourceTypeRef: null,
+    vra8: item,
   };
 }
 
@@ -319,6 +321,7 @@ export function toCatalogRequest(request: Vra8Request): WireCatalogRequest {
     dateCreated: request.createdAt ?? null,
     dateCompleted: request.completedAt ?? null,
     catalogItemRef: item === undefined || item === '' ? null : { id: item },
+    vra8: request,
   };
 }
 
@@ -409,6 +412,7 @@ function toOperations(actions: Vra8Action[]): WireResourceOperation[] {
       name: action.displayName ?? action.name ?? action.id,
       description: action.description ?? null,
       type: action.actionType === 'RESOURCE_EXTENSION' ? 'EXTENSION' : 'ACTION',
+      vra8: action,
     }));
 }
 
@@ -435,6 +439,7 @@ export function toResource(resource: Vra8Resource, actions: Vra8Action[]): WireC
     description: resource.description ?? null,
     operations: toOperations(actions),
     resourceData: { entries: entriesOf(resource.properties) },
+    vra8: resource,
   };
 }
 
