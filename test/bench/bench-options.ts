@@ -10,6 +10,7 @@ export const scenarioNames = [
   'caching',
   'soak',
   'large-xml',
+  'providers',
 ] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 

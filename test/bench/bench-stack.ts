@@ -170,6 +170,19 @@ async function waitReady(origin: string, gateway: Spawned): Promise<void> {
   );
 }
 
+/** A vRA bearer token for the simulator's account, from its identity service (as the gateway gets one). */
+export async function issueVraToken(upstreams: SimulatorLine): Promise<string> {
+  const { url, username, password, tenant } = upstreams.vra;
+  const response = await fetch(`${url}/identity/api/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ username, password, tenant }),
+  });
+  const body = (await response.json()) as { id?: string };
+  if (response.status !== 200 || body.id === undefined) throw new Error('no vRA token');
+  return body.id;
+}
+
 /** Sum of every simulator's count on routes matching `pattern` (`GET /catalog-service/api/providers`). */
 export function countOf(counts: RouteCounts, pattern: RegExp): number {
   let total = 0;

@@ -29,6 +29,7 @@ import { flat50, kneeScenario } from './scenarios/adaptive-concurrency.ts';
 import { fanOut } from './scenarios/fan-out.ts';
 import { largeXml } from './scenarios/large-xml.ts';
 import { overhead } from './scenarios/overhead.ts';
+import { providers } from './scenarios/providers.ts';
 import { soak } from './scenarios/soak.ts';
 import { upstreamLimit } from './scenarios/upstream-limit.ts';
 
@@ -42,6 +43,7 @@ const scenarios: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> =
   caching,
   soak,
   'large-xml': largeXml,
+  providers,
 };
 
 async function main(): Promise<number> {

@@ -1,4 +1,4 @@
-import { countOf, startBenchStack, type BenchStack } from '../bench-stack.ts';
+import { countOf, issueVraToken, startBenchStack, type BenchStack } from '../bench-stack.ts';
 import type { BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
 import { sleep } from '../processes.ts';
@@ -28,7 +28,7 @@ export async function caching(ctx: BenchContext): Promise<Section> {
   try {
     const n = ctx.options.samples;
     ctx.log('caching: providerByName');
-    const userToken = await issueToken(stack);
+    const userToken = await issueVraToken(stack.upstreams);
     const asUser = { 'x-vra-authorization': `Bearer ${userToken}` };
     // the service account's token, so that its call is not counted below
     expectData(
@@ -134,17 +134,4 @@ async function workflowCalls(stack: BenchStack): Promise<number> {
     throw new Error('workflows(first: 50) did not answer 50 workflows with their inputs');
   }
   return countOf(await stack.counts(), vroCall);
-}
-
-/** A vRA bearer token for the simulator's account, as a user would bring it. */
-async function issueToken(stack: BenchStack): Promise<string> {
-  const { url, username, password, tenant } = stack.upstreams.vra;
-  const response = await fetch(`${url}/identity/api/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ username, password, tenant }),
-  });
-  const body = (await response.json()) as { id?: string };
-  if (response.status !== 200 || body.id === undefined) throw new Error('no vRA token');
-  return body.id;
 }
