@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -16,6 +17,8 @@ import { collectStdout, freePort, pin, sleep, spawnNode, type Spawned } from '..
 import type { Check, Section } from '../report.ts';
 import { summarize } from '../stats.ts';
 
+/** Hive Gateway and GraphQL Mesh, with a lock file of their own: only this scenario needs them. */
+const hiveDir = 'test/bench/hive';
 const pageSize = 50;
 const connections = 50;
 const ourQuery = `{ providers(first: ${pageSize}) { nodes { id name providerTypeId } totalCount } }`;
@@ -53,6 +56,7 @@ interface Turn {
  * operation on both.
  */
 export async function providers(ctx: BenchContext): Promise<Section> {
+  installHive(ctx);
   const stack = await startBenchStack({ nodeFlags: ctx.gatewayFlags });
   const dir = mkdtempSync(join(tmpdir(), 'bench-hive-'));
   let hive: Spawned | undefined;
@@ -62,7 +66,7 @@ export async function providers(ctx: BenchContext): Promise<Section> {
     const port = await freePort();
     hive = spawnNode(
       'hive gateway',
-      ['node_modules/@graphql-hive/gateway/dist/bin.js', 'supergraph', supergraph],
+      [`${hiveDir}/node_modules/@graphql-hive/gateway/dist/bin.js`, 'supergraph', supergraph],
       {
         HOST: '127.0.0.1',
         PORT: String(port),
@@ -115,14 +119,25 @@ export async function providers(ctx: BenchContext): Promise<Section> {
   }
 }
 
-/** `mesh-compose` over test/bench/hive/mesh.config.ts, the simulator's URL baked in. */
+/** Installs the comparison's packages from their own lock file, once (`npm ci` in test/bench/hive). */
+function installHive(ctx: BenchContext): void {
+  if (existsSync(`${hiveDir}/node_modules/.package-lock.json`)) return;
+  ctx.log(`providers: installing Hive Gateway into ${hiveDir}/node_modules (once)`);
+  const run = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    cwd: hiveDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`npm ci in ${hiveDir} failed (${String(run.status)})`);
+}
+
+/** `mesh-compose` over test/bench/hive/mesh.config.mjs, the simulator's URL baked in. */
 async function compose(upstreams: SimulatorLine, output: string): Promise<void> {
   const run = spawnNode(
     'mesh compose',
     [
-      'node_modules/@graphql-mesh/compose-cli/esm/bin.js',
+      `${hiveDir}/node_modules/@graphql-mesh/compose-cli/esm/bin.js`,
       '--config-path',
-      'test/bench/hive/mesh.config.ts',
+      `${hiveDir}/mesh.config.mjs`,
       '--output',
       output,
     ],
@@ -244,7 +259,7 @@ function report(ctx: BenchContext, turns: readonly Turn[]): Section {
     title: 'Providers against Hive Gateway',
     method: [
       `\`${ourQuery}\` POSTed to this gateway at its defaults, against \`${hiveQuery}\` POSTed to Hive Gateway 2 (\`@graphql-hive/gateway\`, \`hive-gateway supergraph\` at its defaults: one process, no fork). Both fronts the same vRA 7 simulator and make one \`GET /catalog-service/api/providers?page=1&limit=${pageSize}\` per operation with a bearer from the simulator's identity service (this gateway logs in with the service account itself; Hive Gateway is given a token issued by the simulator in \`VRA_TOKEN\`); checked before the load, with the simulator's counts, and both answer the same providers.`,
-      "Hive Gateway's supergraph is composed at bench time by GraphQL Mesh (`@graphql-mesh/compose-cli` with `@omnigraph/openapi`) from `test/bench/hive/vra-providers.openapi.json`, an OpenAPI description of that one route, with `test/bench/hive/mesh.config.ts`.",
+      "Hive Gateway's supergraph is composed at bench time by GraphQL Mesh (`@graphql-mesh/compose-cli` with `@omnigraph/openapi`) from `test/bench/hive/vra-providers.openapi.json`, an OpenAPI description of that one route, with `test/bench/hive/mesh.config.mjs`; these packages (about 500 MB) are installed on the scenario's first run into `test/bench/hive/node_modules` from their own lock file, not by the project's `npm ci`.",
       `${connections} connections with autocannon, every answer checked (data, no error). The two gateways take turns in ABBA order (this gateway, Hive, Hive, this gateway), each turn half a row long, so that a drift of the machine's speed falls on both alike; the first turn of each follows its warm-up (at least ${warmupSeconds} s: Hive Gateway's CPU per operation still fell after 2 s). Each gateway's row pools its two turns; the turn rows show the spread. On a loaded machine (load average well above 2) the ops/s ratio flatters this gateway: with core 1 shared with other work, Hive Gateway got a smaller share of it than this gateway did (about 20% against 50%), and its CPU per operation grew with the load more than this gateway's: both ratios are judged on a quiet machine only.`,
       ctx.pinning
         ? 'The gateway under test is pinned to core 1; autocannon, the simulators and the other gateway (idle) to core 0.'
