@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Env } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
-import { createGateway, type Gateway } from '../../src/server.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
 import {
   startNsxSimulator,
   type NsxSimulator,
@@ -63,6 +63,8 @@ export interface StackOptions {
   nsx?: NsxSimulatorOptions;
   /** Where the gateway logs (default: nowhere). */
   logger?: Logger;
+  /** Features the gateway is composed without (a benchmark's comparison). */
+  without?: GatewayOptions['without'];
 }
 
 /**
@@ -125,6 +127,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const audit: AuditEvent[] = [];
   const gateway = createGateway(config, {
     logger: options.logger ?? createLogger('silent'),
+    ...(options.without === undefined ? {} : { without: options.without }),
     ...(options.env?.['AUDIT_LOG'] === undefined ? { audit: memoryAuditLog(audit) } : {}),
   });
   const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>
