@@ -70,8 +70,8 @@ const rows: ReadonlyArray<{ short: string; feature: string; with: string; withou
 export async function features(ctx: BenchContext): Promise<Section> {
   const { quick } = ctx.options;
   const rounds = quick ? 2 : 6;
-  const seconds = quick ? 2 : 4;
-  const warmupSeconds = quick ? 1 : 3;
+  const seconds = quick ? 2 : 3;
+  const warmupSeconds = quick ? 1 : 2;
   ctx.log(`features: starting ${without.length + 1} gateways`);
   const starting = await Promise.allSettled([
     startBenchStack({ nodeFlags: ctx.gatewayFlags }),
