@@ -170,7 +170,7 @@ export interface RedisConfig {
   keyPrefix: string;
 }
 
-/** Limits of the gateway's own HTTP server (see main.ts) and of the subscriptions one client may hold. */
+/** Limits of the gateway's own HTTP server (see serve.ts) and of the subscriptions one client may hold. */
 export interface ServerLimits {
   /** The whole header block of a request must arrive within this. */
   headersTimeoutMs: number;

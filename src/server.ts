@@ -81,12 +81,29 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/**
+ * Per-request features a composition can leave out, so that a benchmark can
+ * measure what each costs against the same code without it
+ * (`test/bench/gateway-without.ts`); `npm start` leaves none out.
+ * - `request-log`: no log line per request (the request log plugin still names
+ *   the operation, counts its errors for the metric and sends X-Request-Id);
+ * - `metrics`: nothing observed (operations, upstream calls, cache look-ups)
+ *   and no /metrics;
+ * - `tracing`: no tracer, even with OTEL_EXPORTER_OTLP_ENDPOINT set;
+ * - `root-guard`: the root fields unwrapped (no scope check, no audit of
+ *   mutations): for measuring only, never to serve.
+ */
+export const optionalFeatures = ['request-log', 'metrics', 'tracing', 'root-guard'] as const;
+export type OptionalFeature = (typeof optionalFeatures)[number];
+
 export interface GatewayOptions {
   logger?: Logger;
   /** The store shared with other replicas; default: Redis at REDIS_URL when set, else none. */
   remote?: RemoteStore;
   /** Where audit events go; default: AUDIT_LOG. */
   audit?: AuditLog;
+  /** Features left out (a benchmark's comparison): none by default. */
+  without?: readonly OptionalFeature[];
 }
 
 /**
@@ -98,7 +115,7 @@ function checksHosts(config: GatewayConfig): boolean {
   return !authenticates(config.auth) || config.allowedHosts.length > 0;
 }
 
-/** Builds the gateway (no listening: `main.ts` does that, tests use `yoga.fetch`). */
+/** Builds the gateway (no listening: `serve.ts` does that, tests use `yoga.fetch`). */
 export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
   const logger = options.logger ?? createLogger(config.logLevel);
   const releaseSecrets = registerSecrets([
@@ -116,12 +133,17 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       ? undefined
       : new RedisStore({ url: config.redis.url, keyPrefix: config.redis.keyPrefix, logger });
   const remote = options.remote ?? redis;
+  const without = new Set(options.without);
   const metrics = new Metrics();
-  const tracing = config.otlpEndpoint === undefined ? undefined : new Tracing(config.otlpEndpoint);
+  const observed = !without.has('metrics');
+  const tracing =
+    config.otlpEndpoint === undefined || without.has('tracing')
+      ? undefined
+      : new Tracing(config.otlpEndpoint);
   const clients = createClients(
     config,
     {
-      observer: (event) => metrics.observeUpstreamCall(event),
+      ...(observed ? { observer: (event) => metrics.observeUpstreamCall(event) } : {}),
       ...(tracing === undefined ? {} : { tracer: tracing.upstream }),
     },
     remote,
@@ -131,10 +153,12 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     ...(clients.vra.providerCache === undefined ? [] : [clients.vra.providerCache]),
     ...clients.vro.caches,
   ];
-  for (const cache of caches) cache.observe((hit) => metrics.countCacheLookup(cache.name, hit));
-  metrics.track(seams, caches);
+  if (observed) {
+    for (const cache of caches) cache.observe((hit) => metrics.countCacheLookup(cache.name, hit));
+    metrics.track(seams, caches);
+  }
   const redisUp = remote === undefined ? undefined : () => remote.available;
-  if (redisUp !== undefined) metrics.trackRedis(redisUp);
+  if (redisUp !== undefined && observed) metrics.trackRedis(redisUp);
   const readiness = createReadiness(seams, config.readyProbeIntervalMs, redisUp);
   const corsOrigins = new Set(config.corsOrigins);
   const sessions = new SessionStore({ remote, secret: config.auth.sessionSecret });
@@ -146,11 +170,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     audit: options.audit ?? new AuditLog(config.auth.audit),
     sessionScopes: new Set(config.auth.sessionScopes),
   };
+  const schema = createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers });
   const yoga = createYoga<object, GatewayContext>({
-    schema: guardRootFields(
-      createSchema<GatewayContext>({ typeDefs: loadTypeDefs(), resolvers }),
-      logger,
-    ),
+    schema: without.has('root-guard') ? schema : guardRootFields(schema, logger),
     graphqlEndpoint: endpoint,
     healthCheckEndpoint: '/health',
     landingPage: false,
@@ -175,8 +197,12 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       graphiqlAssets(),
       ...(config.portal ? [portal()] : []),
       readinessEndpoint(readiness),
-      metricsEndpoint(metrics),
-      requestLog(logger, metrics, identity.authenticator.required),
+      ...(observed ? [metricsEndpoint(metrics)] : []),
+      requestLog(
+        without.has('request-log') ? undefined : logger,
+        observed ? metrics : undefined,
+        identity.authenticator.required,
+      ),
       canonicalEndpoint(endpoint),
       csrf(corsOrigins, endpoint),
       clientAuth(identity.authenticator, identity.cookies, identity.audit, endpoint),

@@ -28,7 +28,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     hooks: { streamWrite: (line: string) => redactSecrets(line) },
   };
   // Asynchronous writes by default: a synchronous write per request cost the
-  // benchmark 0.1-0.2 ms of CPU per operation. main.ts flushes before exiting.
+  // benchmark 0.1-0.2 ms of CPU per operation. serve.ts flushes before exiting.
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 

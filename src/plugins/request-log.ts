@@ -78,21 +78,27 @@ function metricName(
  * upstream call count and error codes. Never headers, variables or bodies.
  * A subscription is recorded when it ends, with its whole life: duration,
  * events sent, error codes, the upstream calls made for it, and whether it
- * completed or its client went away.
+ * completed or its client went away. Without a logger or metrics (a
+ * benchmark's composition, see `optionalFeatures`), that part is left out.
  */
-export function requestLog(logger: Logger, metrics: Metrics, credentialsRequired: boolean): Plugin {
+export function requestLog(
+  logger: Logger | undefined,
+  metrics: Metrics | undefined,
+  credentialsRequired: boolean,
+): Plugin {
   const record = (info: RequestInfo, status: number, caller: Caller | undefined): void => {
     const seconds = (performance.now() - info.startedAt) / 1000;
     const gone = status === clientClosedStatus;
     const failed = status >= 400 || info.errorCodes.length > 0;
-    const stream = streams.get(info);
-    const operationName = info.operationName === undefined ? null : bounded(info.operationName);
-    metrics.observeOperation(
+    metrics?.observeOperation(
       info.operationType ?? 'none',
       metricName(info, caller, credentialsRequired),
       gone ? 'client-gone' : failed ? 'error' : 'ok',
       seconds,
     );
+    if (logger === undefined) return;
+    const stream = streams.get(info);
+    const operationName = info.operationName === undefined ? null : bounded(info.operationName);
     logger.info(
       {
         requestId: info.requestId,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 
 export const scenarioNames = [
   'overhead',
+  'features',
   'upstream-limit',
   'flat-50',
   'knee',

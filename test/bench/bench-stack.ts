@@ -44,6 +44,8 @@ export interface BenchStackOptions {
   nodeFlags?: readonly string[];
   /** The gateway's entry (default `src/main.ts`): another checkout's, to compare. */
   entry?: string;
+  /** Arguments after the entry (`--without request-log` for `test/bench/gateway-without.ts`). */
+  entryArgs?: readonly string[];
 }
 
 export interface BenchStack {
@@ -104,7 +106,12 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     const port = await freePort();
     gateway = spawnNode(
       'gateway',
-      [...startFlags(), ...(options.nodeFlags ?? []), options.entry ?? 'src/main.ts'],
+      [
+        ...startFlags(),
+        ...(options.nodeFlags ?? []),
+        options.entry ?? 'src/main.ts',
+        ...(options.entryArgs ?? []),
+      ],
       {
         ...gatewayDefaults,
         PORT: String(port),

@@ -8,13 +8,15 @@
  *     [--rounds 6] [--seconds 6] [--connections 50] [--rate <ops/s>] [--query '{ ... }'] [--cpu-prof <dir>]
  *
  * Each variant is a set of gateway variables; `"entry": "<path>"` in it runs
- * another checkout's `src/main.ts`. Prints each round and the median per variant.
+ * another checkout's `src/main.ts`, `"without": "request-log,metrics"` this
+ * checkout's gateway composed without those features
+ * (`test/bench/gateway-without.ts`). Prints each round and the median per variant.
  */
 import { parseArgs } from 'node:util';
 import { startBenchStack, type BenchStack } from './bench-stack.ts';
 import { expectData, gql } from './graphql-client.ts';
-import { graphqlPost, runLoad } from './load.ts';
-import { median } from './stats.ts';
+import { graphqlPost } from './load.ts';
+import { describeRun, pairedRounds, spreadOf } from './paired-rounds.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,46 +46,46 @@ const profileDir = values['cpu-prof'];
 
 const stacks: Array<[string, BenchStack]> = [];
 try {
-  for (const [name, { entry, ...env }] of Object.entries(variants)) {
+  for (const [name, { entry, without, ...env }] of Object.entries(variants)) {
     const stack = await startBenchStack({
       env,
-      ...(entry === undefined ? {} : { entry }),
+      ...(without === undefined
+        ? entry === undefined
+          ? {}
+          : { entry }
+        : { entry: 'test/bench/gateway-without.ts', entryArgs: ['--without', without] }),
       nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     });
     stacks.push([name, stack]);
     expectData(await gql(stack.gatewayOrigin, query), name);
   }
-  const spec = (origin: string, durationSeconds: number) =>
-    graphqlPost(origin, query, {
-      connections,
-      durationSeconds,
-      warmupSeconds: 0,
-      ...(rate === undefined ? {} : { rate }),
-    });
-  for (const [, stack] of stacks) await runLoad(spec(stack.gatewayOrigin, 3));
-  const perVariant = new Map<string, number[]>(stacks.map(([name]) => [name, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? stacks : [...stacks].reverse();
-    const line: string[] = [];
-    for (const [name, stack] of order) {
-      const result = await runLoad(spec(stack.gatewayOrigin, seconds), {
-        cpuOf: stack.gateway.pid,
-        busyOf: { simulator: stack.simulators.pid },
-      });
-      if (result.errors + result.non2xx > 0) throw new Error(`${name}: errors under load`);
-      perVariant.get(name)?.push(result.cpuMsPerOp ?? Number.NaN);
-      line.push(
-        `${name}: ${(result.cpuMsPerOp ?? Number.NaN).toFixed(3)} ms/op, ${Math.round(result.rate)}/s, ` +
-          `load gen ${Math.round((result.loadGenCoreShare ?? 0) * 100)}%, ` +
-          `simulator ${Math.round((result.coreShares?.['simulator'] ?? 0) * 100)}%`,
-      );
-    }
-    console.log(`round ${round + 1}: ${line.join(' | ')}`);
-  }
-  for (const [name, values] of perVariant) {
-    const sorted = [...values].sort((a, b) => a - b);
+  const runs = await pairedRounds(
+    stacks.map(([name, stack]) => ({
+      name,
+      pid: stack.gateway.pid,
+      spec: (durationSeconds: number) =>
+        graphqlPost(stack.gatewayOrigin, query, {
+          connections,
+          durationSeconds,
+          warmupSeconds: 0,
+          ...(rate === undefined ? {} : { rate }),
+        }),
+      busyOf: { simulator: stack.simulators.pid },
+    })),
+    {
+      rounds,
+      seconds,
+      warmupSeconds: 3,
+      onRound: (round, line) =>
+        console.log(
+          `round ${round + 1}: ${line.map(([name, run]) => describeRun(name, run)).join(' | ')}`,
+        ),
+    },
+  );
+  for (const [name, measured] of runs) {
+    const { median, min, max } = spreadOf(measured.map((run) => run.cpuMsPerOp));
     console.log(
-      `${name}: median ${median(sorted).toFixed(3)} ms/op (min ${sorted[0]?.toFixed(3)}, max ${sorted.at(-1)?.toFixed(3)})`,
+      `${name}: median ${median.toFixed(3)} ms/op (min ${min.toFixed(3)}, max ${max.toFixed(3)})`,
     );
   }
 } finally {

@@ -9,10 +9,9 @@
 import { parseArgs } from 'node:util';
 import { startBenchStack } from './bench-stack.ts';
 import { expectData, gql } from './graphql-client.ts';
-import { graphqlPost, runLoad } from './load.ts';
-import type { LoadSpec } from './load-spec.ts';
+import { graphqlPost } from './load.ts';
+import { pairedRounds, spreadOf, type PairedTarget } from './paired-rounds.ts';
 import { firstJsonLine, spawnNode, type Spawned } from './processes.ts';
-import { median } from './stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -66,7 +65,7 @@ try {
   }
   const timing = { connections, durationSeconds: seconds, warmupSeconds: 0 };
   const rest = new URL(url + restPath);
-  const targets: Array<{ name: string; pid: number; spec: (s: number) => LoadSpec }> = [
+  const targets: PairedTarget[] = [
     {
       name: 'proxy',
       pid: proxy.pid,
@@ -108,32 +107,25 @@ try {
   if (values['cpu-prof'] !== undefined) {
     console.log(`profiled pids: ${targets.map((t) => `${t.name} ${t.pid}`).join(', ')}`);
   }
-  for (const target of targets) await runLoad(target.spec(3));
-  const perTarget = new Map<string, number[]>(targets.map(({ name }) => [name, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? targets : [...targets].reverse();
-    const line: string[] = [];
-    for (const target of order) {
-      const result = await runLoad(target.spec(seconds), {
-        cpuOf: target.pid,
-        busyOf: { simulator: stack.simulators.pid },
-      });
-      if (result.errors + result.non2xx > 0) throw new Error(`${target.name}: errors under load`);
-      perTarget.get(target.name)?.push(result.cpuMsPerOp ?? Number.NaN);
-      line.push(
-        `${target.name}: ${(result.cpuMsPerOp ?? Number.NaN).toFixed(3)} ms/op, ${Math.round(result.rate)}/s`,
-      );
-    }
-    console.log(`round ${round + 1}: ${line.join(' | ')}`);
-  }
-  const middle = (values: number[] | undefined): number =>
-    median([...(values ?? [])].sort((a, b) => a - b));
-  const proxyMedian = middle(perTarget.get('proxy'));
-  for (const [name, measured] of perTarget) {
-    const sorted = [...measured].sort((a, b) => a - b);
-    const m = median(sorted);
+  const perTarget = await pairedRounds(
+    targets.map((target) => ({ ...target, busyOf: { simulator: stack.simulators.pid } })),
+    {
+      rounds,
+      seconds,
+      warmupSeconds: 3,
+      onRound: (round, line) =>
+        console.log(
+          `round ${round + 1}: ${line.map(([name, run]) => `${name}: ${run.cpuMsPerOp.toFixed(3)} ms/op, ${Math.round(run.rate)}/s`).join(' | ')}`,
+        ),
+    },
+  );
+  const cpuOf = (name: string): number[] =>
+    (perTarget.get(name) ?? []).map((run) => run.cpuMsPerOp);
+  const proxyMedian = spreadOf(cpuOf('proxy')).median;
+  for (const name of perTarget.keys()) {
+    const { median: m, min, max } = spreadOf(cpuOf(name));
     console.log(
-      `${name}: median ${m.toFixed(3)} ms/op (min ${sorted[0]?.toFixed(3)}, max ${sorted.at(-1)?.toFixed(3)}), ${(m / proxyMedian).toFixed(2)}x the proxy`,
+      `${name}: median ${m.toFixed(3)} ms/op (min ${min.toFixed(3)}, max ${max.toFixed(3)}), ${(m / proxyMedian).toFixed(2)}x the proxy`,
     );
   }
 } finally {

@@ -27,6 +27,7 @@ import { batching } from './scenarios/batching.ts';
 import { caching } from './scenarios/caching.ts';
 import { flat50, kneeScenario } from './scenarios/adaptive-concurrency.ts';
 import { fanOut } from './scenarios/fan-out.ts';
+import { features } from './scenarios/features.ts';
 import { largeXml } from './scenarios/large-xml.ts';
 import { overhead } from './scenarios/overhead.ts';
 import { providers } from './scenarios/providers.ts';
@@ -35,6 +36,7 @@ import { upstreamLimit } from './scenarios/upstream-limit.ts';
 
 const scenarios: Record<ScenarioName, (ctx: BenchContext) => Promise<Section>> = {
   overhead,
+  features,
   'upstream-limit': upstreamLimit,
   'flat-50': flat50,
   knee: kneeScenario,

@@ -6,7 +6,7 @@ import { loadConfig, type Env } from '../../src/config.ts';
 import type { GatewayConfig } from '../../src/gateway-config.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
 import type { RemoteStore } from '../../src/cache/remote-store.ts';
-import { createGateway, type Gateway } from '../../src/server.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
 import {
   startNsxSimulator,
   type NsxSimulator,
@@ -66,6 +66,8 @@ export interface StackOptions {
   logger?: Logger;
   /** The replicas' shared store (a MemoryRedis replica's view); default: none. */
   remote?: RemoteStore;
+  /** Features the gateway is composed without (a benchmark's comparison). */
+  without?: GatewayOptions['without'];
 }
 
 /**
@@ -129,6 +131,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const gateway = createGateway(config, {
     logger: options.logger ?? createLogger('silent'),
     ...(options.remote === undefined ? {} : { remote: options.remote }),
+    ...(options.without === undefined ? {} : { without: options.without }),
     ...(options.env?.['AUDIT_LOG'] === undefined ? { audit: memoryAuditLog(audit) } : {}),
   });
   const fetchGateway = (path: string, init?: RequestInit): Promise<Response> =>
