@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.ts';
 import { redactSecrets } from '../http/redact.ts';
+import { BatchedStream } from './batched-stream.ts';
 
 export type { Logger };
 
@@ -28,8 +29,13 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     hooks: { streamWrite: (line: string) => redactSecrets(line) },
   };
   // Asynchronous writes by default: a synchronous write per request cost the
-  // benchmark 0.1-0.2 ms of CPU per operation. main.ts flushes before exiting.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  // benchmark 0.1-0.2 ms of CPU per operation; and batched, one write per turn
+  // of the event loop (docs/performance.md, "The request log at its price").
+  // main.ts flushes before exiting.
+  return pino(
+    options,
+    destination ?? new BatchedStream(pino.destination({ dest: 1, sync: false })),
+  );
 }
 
 const symbols = pino.symbols;
