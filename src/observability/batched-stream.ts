@@ -26,14 +26,16 @@ function handOverAtExit(): void {
 }
 
 /**
- * Lines gathered and handed to the target in one write per turn of the event
- * loop (sooner past 64 KiB): a write per line costs a system call and its
- * completion per request. `flush` and `flushSync` write everything held
- * (pino's `logger.flush`, as main.ts calls before exiting), and so does the
- * process's `exit` event.
+ * Lines gathered and handed to the target in one write at most `delayMs`
+ * after the first of them (0: at the end of the current turn of the event
+ * loop), sooner past 64 KiB: an asynchronous write costs a system call, a
+ * thread-pool job and its completion, whatever its size. `flush` and
+ * `flushSync` write everything held (pino's `logger.flush`, as main.ts calls
+ * before exiting), and so does the process's `exit` event.
  */
 export class BatchedStream implements DestinationStream {
   readonly #target: Target;
+  readonly #delayMs: number;
   #held = '';
   #scheduled = false;
   readonly #handOver = (): void => {
@@ -41,8 +43,9 @@ export class BatchedStream implements DestinationStream {
     this.#writeHeld();
   };
 
-  constructor(target: Target) {
+  constructor(target: Target, delayMs = 0) {
     this.#target = target;
+    this.#delayMs = delayMs;
     handOverAtExit();
   }
 
@@ -52,7 +55,8 @@ export class BatchedStream implements DestinationStream {
     if (this.#held.length >= maxBatchChars) this.#writeHeld();
     else if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(this.#handOver);
+      if (this.#delayMs === 0) setImmediate(this.#handOver);
+      else setTimeout(this.#handOver, this.#delayMs).unref();
     }
     return true;
   }

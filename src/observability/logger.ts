@@ -5,6 +5,9 @@ import { BatchedStream } from './batched-stream.ts';
 
 export type { Logger };
 
+/** How long a line on stdout may wait to be written with the ones after it. */
+const logBatchMs = 10;
+
 /**
  * Structured JSON logs. Nothing here logs a header, a body or a URL with
  * credentials; the redaction list is a second line of defence, and a third
@@ -29,12 +32,12 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     hooks: { streamWrite: (line: string) => redactSecrets(line) },
   };
   // Asynchronous writes by default: a synchronous write per request cost the
-  // benchmark 0.1-0.2 ms of CPU per operation; and batched, one write per turn
-  // of the event loop (docs/performance.md, "The request log at its price").
+  // benchmark 0.1-0.2 ms of CPU per operation; and batched, one write per
+  // 10 ms at most (docs/performance.md, "The request log at its price").
   // main.ts flushes before exiting.
   return pino(
     options,
-    destination ?? new BatchedStream(pino.destination({ dest: 1, sync: false })),
+    destination ?? new BatchedStream(pino.destination({ dest: 1, sync: false }), logBatchMs),
   );
 }
 

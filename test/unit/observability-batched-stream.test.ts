@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchedStream, flushHeldLines } from '../../src/observability/batched-stream.ts';
 
 function target() {
@@ -21,6 +21,10 @@ function target() {
   };
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('a batched log stream', () => {
@@ -36,6 +40,21 @@ describe('a batched log stream', () => {
     stream.write('d\n');
     await nextTurn();
     expect(sink.writes).toEqual(['a\nb\nc\n', 'd\n']);
+  });
+
+  it('with a delay, hands on at most that late what came in the meantime, in one write', () => {
+    vi.useFakeTimers();
+    const sink = target();
+    const stream = new BatchedStream(sink, 10);
+    stream.write('a\n');
+    vi.advanceTimersByTime(9);
+    stream.write('b\n');
+    expect(sink.writes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(sink.writes).toEqual(['a\nb\n']);
+    stream.write('c\n');
+    vi.advanceTimersByTime(10);
+    expect(sink.writes).toEqual(['a\nb\n', 'c\n']);
   });
 
   it('writes at once when it holds 64 KiB', () => {
