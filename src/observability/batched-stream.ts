@@ -16,7 +16,13 @@ let exitHookInstalled = false;
 
 /** Writes out every line still held, synchronously (the process's `exit` event calls it). */
 export function flushHeldLines(): void {
-  for (const stream of holding) stream.flushSync();
+  for (const stream of holding) {
+    try {
+      stream.flushSync();
+    } catch {
+      // the destination is closed or broken: nothing can be written, and the exit goes on
+    }
+  }
 }
 
 function handOverAtExit(): void {

@@ -91,4 +91,16 @@ describe('a batched log stream', () => {
     expect(sink.writes).toEqual(['at exit\n']);
     expect(sink.calls).toEqual(['flushSync']);
   });
+
+  it('lets the exit go on when its destination cannot be written any more', () => {
+    const broken = new BatchedStream({
+      write: () => true,
+      flush: () => undefined,
+      flushSync: () => {
+        throw new Error('SonicBoom destroyed');
+      },
+    });
+    broken.write('lost\n');
+    expect(() => flushHeldLines()).not.toThrow();
+  });
 });
