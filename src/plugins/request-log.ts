@@ -2,7 +2,8 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Caller } from '../auth/caller.ts';
 import { requestAuth } from '../auth/request-auth.ts';
-import type { Logger } from '../observability/logger.ts';
+import { accessLineFields } from '../observability/access-line.ts';
+import { fixedShapeWriter, type Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { otherOperations, unnamedOperation } from '../observability/operation-names.ts';
 import { requestInfo, type RequestInfo } from '../request-info.ts';
@@ -27,15 +28,7 @@ const streams = new WeakMap<RequestInfo, StreamState>();
 /** The status recorded for a request whose client went away before its answer. */
 export const clientClosedStatus = 499;
 
-/** Client-supplied text in a log line is cut to this many characters. */
-const maxLoggedChars = 200;
-
-/** A client-supplied string as logged: at most 200 characters, and saying that it was cut. */
-export function bounded(text: string): string {
-  return text.length <= maxLoggedChars
-    ? text
-    : `${text.slice(0, maxLoggedChars)}…(${text.length} chars)`;
-}
+export { bounded } from '../observability/access-line.ts';
 
 function describeOperation(args: OperationArgs): RequestInfo {
   const context = args.contextValue as { request: Request };
@@ -86,40 +79,35 @@ export function requestLog(
   metrics: Metrics | undefined,
   credentialsRequired: boolean,
 ): Plugin {
+  const writeLine = logger === undefined ? undefined : fixedShapeWriter(logger, 'graphql request');
   const record = (info: RequestInfo, status: number, caller: Caller | undefined): void => {
     const seconds = (performance.now() - info.startedAt) / 1000;
     const gone = status === clientClosedStatus;
     const failed = status >= 400 || info.errorCodes.length > 0;
+    const stream = streams.get(info);
     metrics?.observeOperation(
       info.operationType ?? 'none',
       metricName(info, caller, credentialsRequired),
       gone ? 'client-gone' : failed ? 'error' : 'ok',
       seconds,
     );
-    if (logger === undefined) return;
-    const stream = streams.get(info);
-    const operationName = info.operationName === undefined ? null : bounded(info.operationName);
-    logger.info(
-      {
+    if (writeLine === undefined) return;
+    writeLine(
+      accessLineFields({
         requestId: info.requestId,
         clientAddress: info.clientAddress,
-        operationName,
+        operationName: info.operationName ?? null,
         operationType: info.operationType ?? null,
         status,
         durationMs: Math.round(seconds * 10000) / 10,
         upstreamCalls: info.upstreamCalls,
-        ...(caller === undefined
-          ? {}
-          : { caller: { name: bounded(caller.name), via: caller.via } }),
+        caller: caller === undefined ? undefined : { name: caller.name, via: caller.via },
         // A client that went away gets no answer: what the gateway made of its abort is no error.
-        ...(info.errorCodes.length > 0 && !gone
-          ? { errorCodes: [...new Set(info.errorCodes)] }
-          : {}),
-        ...(stream === undefined ? {} : { events: stream.events, ended: stream.ended }),
+        errorCodes: info.errorCodes.length > 0 && !gone ? [...new Set(info.errorCodes)] : undefined,
+        events: stream?.events,
         // nginx's 499: the client closed the request before its answer.
-        ...(gone && stream === undefined ? { ended: 'client-gone' } : {}),
-      },
-      'graphql request',
+        ended: stream === undefined ? (gone ? 'client-gone' : undefined) : stream.ended,
+      }),
     );
   };
   return {

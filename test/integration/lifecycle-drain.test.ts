@@ -105,6 +105,13 @@ describe('SIGTERM', () => {
     const messages = gateway.logs().map((line) => line.msg);
     expect(messages).toContain('stopped');
     expect(messages).not.toContain('grace period over: closing the connections still open');
+    // The request log's line of the request finished while draining is written before the exit.
+    expect(
+      gateway
+        .logs()
+        .filter((line) => line.msg === 'graphql request')
+        .map(({ status, operationType }) => ({ status, operationType })),
+    ).toEqual([{ status: 200, operationType: 'query' }]);
   });
 
   it('does not wait for an idle kept-alive connection', async ({ expect }) => {
