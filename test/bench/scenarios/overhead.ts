@@ -17,6 +17,7 @@ const cpuRatioTarget = 1.5;
 const gatewayRow = 'GraphQL, through the gateway';
 const proxyRow = 'REST, through the bare proxy';
 const leanRow = 'GraphQL, lean floor (node:http, graphql-jit, one resolver)';
+const straightRow = 'REST, straight to the simulator';
 
 interface Target {
   name: string;
@@ -82,7 +83,7 @@ export async function overhead(ctx: BenchContext): Promise<Section> {
 
     const targets: Target[] = [
       {
-        name: 'REST, straight to the simulator',
+        name: straightRow,
         spec: rest(vro.origin),
         underTest: stack.simulators,
       },
@@ -167,6 +168,22 @@ function report(rows: Row[]): Section {
       measured: `${fmt.percent(share)} (${fmt.rate(gateway50.rate)} vs ${fmt.rate(proxy50.rate)} /s)`,
       target: '≥ 70%',
       pass: clean(gateway50) && clean(proxy50) && share >= 0.7,
+    });
+  }
+  const straight50 = find(straightRow, 50);
+  if (gateway50 !== undefined && straight50 !== undefined) {
+    const share = gateway50.rate / straight50.rate;
+    const floors = [proxyRow, leanRow].flatMap((name) => {
+      const floor = find(name, 50);
+      return floor === undefined
+        ? []
+        : [`${name.split(' (')[0] ?? name}: ${(floor.rate / straight50.rate).toFixed(2)}x`];
+    });
+    checks.push({
+      what: 'ops/s against the appliance answered directly, 50 connections (issue 36)',
+      measured: `${share.toFixed(2)}x (${fmt.rate(gateway50.rate)} vs ${fmt.rate(straight50.rate)} /s; ${floors.join(', ')})`,
+      target: '≥ 0.5x',
+      pass: clean(gateway50) && clean(straight50) && share >= 0.5,
     });
   }
   const gatewayCpu = gateway50?.cpuMsPerOp;
