@@ -8,8 +8,12 @@
  *     [--rounds 6] [--seconds 6] [--connections 50] [--rate <ops/s>] [--query '{ ... }'] [--cpu-prof <dir>]
  *
  * Each variant is a set of gateway variables; `"entry": "<path>"` in it runs
- * another checkout's `src/main.ts`. Prints each round and the median per variant.
+ * another checkout's `src/main.ts`, and `"nodeFlags": "--max-semi-space-size=16"`
+ * gives node flags after those of `npm start` (a later V8 flag wins). Prints
+ * each round, the median per variant, and each gateway's resident memory
+ * idle (before any load) and at its peak (VmHWM) over all rounds.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startBenchStack, type BenchStack } from './bench-stack.ts';
 import { expectData, gql } from './graphql-client.ts';
@@ -44,15 +48,22 @@ const profileDir = values['cpu-prof'];
 
 const stacks: Array<[string, BenchStack]> = [];
 try {
-  for (const [name, { entry, ...env }] of Object.entries(variants)) {
+  for (const [name, { entry, nodeFlags, ...env }] of Object.entries(variants)) {
     const stack = await startBenchStack({
       env,
       ...(entry === undefined ? {} : { entry }),
-      nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      nodeFlags: [
+        ...(nodeFlags?.split(/\s+/).filter((flag) => flag !== '') ?? []),
+        ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]),
+      ],
     });
     stacks.push([name, stack]);
-    expectData(await gql(stack.gatewayOrigin, query), name);
   }
+  // idle: started, before any operation
+  const idleRss = new Map(
+    stacks.map(([name, stack]) => [name, statusMiB(stack.gateway.pid, 'VmRSS')]),
+  );
+  for (const [name, stack] of stacks) expectData(await gql(stack.gatewayOrigin, query), name);
   const spec = (origin: string, durationSeconds: number) =>
     graphqlPost(origin, query, {
       connections,
@@ -86,6 +97,20 @@ try {
       `${name}: median ${median(sorted).toFixed(3)} ms/op (min ${sorted[0]?.toFixed(3)}, max ${sorted.at(-1)?.toFixed(3)})`,
     );
   }
+  for (const [name, stack] of stacks) {
+    const idle = idleRss.get(name) ?? Number.NaN;
+    const peak = statusMiB(stack.gateway.pid, 'VmHWM');
+    const now = statusMiB(stack.gateway.pid, 'VmRSS');
+    console.log(
+      `${name}: RSS idle ${idle.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB (${(peak / idle).toFixed(2)}x idle), at the end ${now.toFixed(1)} MiB`,
+    );
+  }
 } finally {
   for (const [, stack] of stacks) await stack.close();
+}
+
+/** A size from /proc/<pid>/status, MiB. */
+function statusMiB(pid: number, key: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
 }
