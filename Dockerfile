@@ -26,4 +26,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--expose-gc", "--max-semi-space-size=32", "--heap-growing-percent=50", "src/main.ts"]
+CMD ["node", "--expose-gc", "--max-semi-space-size=16", "--heap-growing-percent=50", "src/main.ts"]

@@ -19,6 +19,7 @@ export interface LoadReport {
 interface Percentiles {
   mean: number;
   p50: number;
+  p90: number;
   p99: number;
   max: number;
 }
@@ -119,6 +120,7 @@ function percentiles(histogram: Map<number, number>): Percentiles {
   return {
     mean: count > 0 ? sum / count : 0,
     p50: at(0.5),
+    p90: at(0.9),
     p99: at(0.99),
     max: values.at(-1) ?? 0,
   };

@@ -6,6 +6,8 @@ export interface LimitSample {
   rttMs: number;
   /** Calls running at this upstream when it started, itself included. */
   inFlight: number;
+  /** Calls running at this upstream when it ended, itself included (default: as when it started). */
+  inFlightAtEnd?: number;
   /** The appliance said it is overloaded (429, 503) or did not answer in time. */
   overloaded?: boolean;
 }
@@ -22,6 +24,12 @@ export interface AdaptiveLimitOptions {
   windowMs?: number;
   /** Fewest calls a decision is based on. */
   minSamples?: number;
+  /**
+   * How long the latency at rest learnt by a probe holds while the limit is
+   * in use; then the next probe. Infinity: never a probe (calls at rest are
+   * only those that happen to be quiet).
+   */
+  probeIntervalMs?: number;
   now?: () => number;
   /**
    * The gateway's own delay in answering (its event loop's, ms) since the
@@ -40,12 +48,20 @@ interface Timed {
 /** Quiet calls kept per key; the latency at rest is read from them once there are `quietNeeded`. */
 const quietKept = 16;
 const quietNeeded = 8;
+/**
+ * Calls a probe waits for: three quarters of those kept, so that the lower
+ * quartile is one of the probe's whatever the others were.
+ */
+const probeCalls = 12;
+/** A probe that has not seen its calls by then ends anyway (the traffic stopped, or the calls fail). */
+const probeMaxMs = 2_000;
 
 /**
  * A key's latency at rest: the lower quartile of its last calls made with few
  * others in flight (a few of them slowed by a new connection, a cold start or
  * a stalled gateway do not count); until there are enough of them, the
- * fastest call so far.
+ * fastest call so far. Every error in measuring a call makes it slower, never
+ * faster, so that the lower quartile is one of the undisturbed calls.
  */
 class Baseline {
   readonly #quiet: number[] = [];
@@ -73,7 +89,8 @@ class Baseline {
  * Envoy's adaptive concurrency filter. Each call's latency, less the
  * gateway's own delay in reading answers (`ownDelayMs`), is compared with what
  * the same request (method and route) takes at rest, learnt from calls made
- * while at most `min` calls were in flight: a mix of fast and slow routes is
+ * while at most `min` calls were in flight, when they started and when they
+ * ended: a mix of fast and slow routes is
  * not mistaken for overload, and a long spell at the limit never becomes the
  * new "at rest".
  *
@@ -90,6 +107,16 @@ class Baseline {
  *   appliance's knee probes above it gently.
  * - an overloaded answer (429, 503, a timeout) shrinks it by at least 10%.
  * The limit stays within [min, max].
+ *
+ * Under steady load the only calls started quiet are those at the start of a
+ * burst, when the gateway itself is busiest and reads their answers late:
+ * learnt from them, the latency at rest came out 10-40% slow, and the limit
+ * settled that much above the appliance's knee. They do not count (they end
+ * with many in flight), and so under steady load no call is quiet: as Envoy's adaptive concurrency
+ * filter does, the limit probes: the first time it is in use, and every
+ * `probeIntervalMs` while it stays in use, it holds itself at `min` until 12
+ * calls started at the floor have finished (about three latencies at rest),
+ * then goes back to where it was.
  */
 export class AdaptiveLimit {
   readonly #min: number;
@@ -105,11 +132,16 @@ export class AdaptiveLimit {
   #streak = 0;
   #windowStart: number;
   #calls: Timed[] = [];
+  /** Calls of the current window, those of a route without a latency at rest included. */
+  #started = 0;
   #peakInFlight = 0;
   #overloaded = false;
   #slowBefore = false;
-  /** The gateway's own delay over the last window. */
-  #lastOwnMs = 0;
+  readonly #probeIntervalMs: number;
+  /** While a probe runs: when it began, the calls it still waits for, and the limit to go back to. */
+  #probe: { startedAt: number; left: number; resume: number } | undefined;
+  /** When the last probe ended. */
+  #probedAt: number | undefined;
 
   constructor(options: AdaptiveLimitOptions) {
     this.#min = options.min;
@@ -120,11 +152,16 @@ export class AdaptiveLimit {
     this.#minSamples = options.minSamples ?? 20;
     this.#now = options.now ?? (() => performance.now());
     this.#ownDelayMs = options.ownDelayMs ?? (() => 0);
+    this.#probeIntervalMs = options.probeIntervalMs ?? 60_000;
     this.#windowStart = this.#now();
   }
 
   /** Calls that may be in flight now. */
   get current(): number {
+    if (this.#probe !== undefined) {
+      if (this.#now() - this.#probe.startedAt < probeMaxMs) return this.#min;
+      this.#endProbe(this.#now());
+    }
     return Math.floor(this.#limit + 1e-9);
   }
 
@@ -135,25 +172,65 @@ export class AdaptiveLimit {
       this.#baselines.set(sample.key, baseline);
     }
     const rest = baseline.ms;
-    baseline.learn(Math.max(0, sample.rttMs - this.#lastOwnMs), sample.inFlight <= this.#min);
+    // Quiet at both ends: the first calls of a burst, read late by a gateway busy with the rest, are not.
+    const quiet = Math.max(sample.inFlight, sample.inFlightAtEnd ?? 0) <= this.#min;
+    baseline.learn(sample.rttMs, quiet);
     const now = this.#now();
+    if (this.#probe !== undefined) {
+      if (quiet && now - sample.rttMs >= this.#probe.startedAt) this.#probe.left -= 1;
+      if (this.#probe.left <= 0 || now - this.#probe.startedAt >= probeMaxMs) this.#endProbe(now);
+      return;
+    }
     // A call started before the last change says nothing about the new limit.
     if (now - sample.rttMs < this.#windowStart) return;
+    this.#started += 1;
     if (Number.isFinite(rest) && rest > 0) this.#calls.push({ rttMs: sample.rttMs, restMs: rest });
     this.#peakInFlight = Math.max(this.#peakInFlight, sample.inFlight);
     if (sample.overloaded === true) this.#overloaded = true;
-    if (now - this.#windowStart >= this.#windowMs && this.#calls.length >= this.#minSamples) {
+    if (now - this.#windowStart < this.#windowMs) return;
+    if (this.#started >= this.#minSamples && this.#probeDue(now)) {
+      this.#probe = { startedAt: now, left: probeCalls, resume: this.#limit };
+    } else if (this.#calls.length >= this.#minSamples) {
       this.#decide();
-      this.#windowStart = now;
-      this.#calls = [];
-      this.#peakInFlight = 0;
-      this.#overloaded = false;
+    } else {
+      return;
     }
+    this.#nextWindow(now);
+  }
+
+  #nextWindow(now: number): void {
+    this.#windowStart = now;
+    this.#calls = [];
+    this.#started = 0;
+    this.#peakInFlight = 0;
+    this.#overloaded = false;
+  }
+
+  /** The limit is in use, and no probe told the latency at rest within the interval. */
+  #probeDue(now: number): boolean {
+    return (
+      Number.isFinite(this.#probeIntervalMs) &&
+      this.#peakInFlight >= 0.8 * this.#limit &&
+      (this.#probedAt === undefined || now - this.#probedAt >= this.#probeIntervalMs)
+    );
+  }
+
+  #endProbe(now: number): void {
+    this.#limit = this.#probe?.resume ?? this.#limit;
+    this.#probe = undefined;
+    this.#probedAt = now;
+    // the calls of the probe say nothing about the limit it goes back to
+    this.#nextWindow(now);
+    this.#slowBefore = false;
+    // the gateway's own delay of the next decision counts from here
+    this.#ownDelayMs();
   }
 
   #decide(): void {
     const own = this.#ownDelayMs();
-    this.#lastOwnMs = own;
+    // A gateway late by half a latency at rest or more (its core taken away) cannot tell the
+    // appliance's latency: taken off, its own delay turned slow windows into fast ones.
+    if (own >= 0.5 * median(this.#calls.map((c) => c.restMs)) && !this.#overloaded) return;
     const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
     const used = Math.min(this.#limit, this.#peakInFlight);
     const slow = ratio > this.#tolerance;

@@ -448,6 +448,7 @@ export class UpstreamHttp {
       key: limitKey(request),
       rttMs: performance.now() - started,
       inFlight,
+      inFlightAtEnd: this.#limiter.running,
       overloaded,
     });
   }

@@ -30,6 +30,8 @@ export interface BenchOptions {
   soakRuns: number;
   /** Operations per second during the soak (a fixed rate, so that memory is compared at equal load). */
   soakRate: number;
+  /** Runs of the knee scenario's adaptive row, each with a fresh gateway; every one must pass. */
+  kneeRuns: number;
   /** Sequential operations per count or timing scenario. */
   samples: number;
   only: readonly ScenarioName[];
@@ -48,6 +50,7 @@ export const usage = `npm run bench -- [flags]
   --soak-seconds <n>   length of each soak (default 70; 20 with --quick)
   --soak-runs <n>      soaks, each with a fresh gateway, judged on their median (default 3; 1 with --quick)
   --soak-rate <n>      soak operations per second (default 400)
+  --knee-runs <n>      runs of the knee scenario at the defaults, each with a fresh gateway, all to pass (default 5; 1 with --quick)
   --row-seconds <n>    measured seconds per load row (default 10; 2 with --quick)
   --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')};
                        BENCHMARKS.md keeps the other scenarios' sections as they were
@@ -65,6 +68,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
       'soak-seconds': { type: 'string' },
       'soak-runs': { type: 'string' },
       'soak-rate': { type: 'string' },
+      'knee-runs': { type: 'string' },
       'row-seconds': { type: 'string' },
       only: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
@@ -98,6 +102,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
     soakWarmupSeconds: quick ? 5 : Math.min(45, Math.max(5, Math.round(soakSeconds / 3))),
     soakRuns: positive('soak-runs', values['soak-runs'], quick ? 1 : 3),
     soakRate: positive('soak-rate', values['soak-rate'], 400),
+    kneeRuns: positive('knee-runs', values['knee-runs'], quick ? 1 : 5),
     samples: quick ? 10 : 30,
     only: only as ScenarioName[],
     write: !values['no-write'],

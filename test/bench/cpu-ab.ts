@@ -10,8 +10,12 @@
  * Each variant is a set of gateway variables; `"entry": "<path>"` in it runs
  * another checkout's `src/main.ts`, `"without": "request-log,metrics"` this
  * checkout's gateway composed without those features
- * (`test/bench/gateway-without.ts`). Prints each round and the median per variant.
+ * (`test/bench/gateway-without.ts`), and `"nodeFlags": "--max-semi-space-size=16"`
+ * gives node flags after those of `npm start` (a later V8 flag wins). Prints
+ * each round, the median per variant, and each gateway's resident memory
+ * idle (before any load) and at its peak (VmHWM) over all rounds.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startBenchStack, type BenchStack } from './bench-stack.ts';
 import { expectData, gql } from './graphql-client.ts';
@@ -46,7 +50,7 @@ const profileDir = values['cpu-prof'];
 
 const stacks: Array<[string, BenchStack]> = [];
 try {
-  for (const [name, { entry, without, ...env }] of Object.entries(variants)) {
+  for (const [name, { entry, without, nodeFlags, ...env }] of Object.entries(variants)) {
     const stack = await startBenchStack({
       env,
       ...(without === undefined
@@ -54,11 +58,18 @@ try {
           ? {}
           : { entry }
         : { entry: 'test/bench/gateway-without.ts', entryArgs: ['--without', without] }),
-      nodeFlags: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      nodeFlags: [
+        ...(nodeFlags?.split(/\s+/).filter((flag) => flag !== '') ?? []),
+        ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]),
+      ],
     });
     stacks.push([name, stack]);
-    expectData(await gql(stack.gatewayOrigin, query), name);
   }
+  // idle: started, before any operation
+  const idleRss = new Map(
+    stacks.map(([name, stack]) => [name, statusMiB(stack.gateway.pid, 'VmRSS')]),
+  );
+  for (const [name, stack] of stacks) expectData(await gql(stack.gatewayOrigin, query), name);
   const runs = await pairedRounds(
     stacks.map(([name, stack]) => ({
       name,
@@ -88,6 +99,20 @@ try {
       `${name}: median ${median.toFixed(3)} ms/op (min ${min.toFixed(3)}, max ${max.toFixed(3)})`,
     );
   }
+  for (const [name, stack] of stacks) {
+    const idle = idleRss.get(name) ?? Number.NaN;
+    const peak = statusMiB(stack.gateway.pid, 'VmHWM');
+    const now = statusMiB(stack.gateway.pid, 'VmRSS');
+    console.log(
+      `${name}: RSS idle ${idle.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB (${(peak / idle).toFixed(2)}x idle), at the end ${now.toFixed(1)} MiB`,
+    );
+  }
 } finally {
   for (const [, stack] of stacks) await stack.close();
+}
+
+/** A size from /proc/<pid>/status, MiB. */
+function statusMiB(pid: number, key: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
 }

@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { AdaptiveLimit, type AdaptiveLimitOptions } from '../../src/http/adaptive-limit.ts';
 import { ConcurrencyLimiter } from '../../src/http/concurrency-limiter.ts';
 
-/** An adaptive limit on a clock the test moves. */
+/**
+ * An adaptive limit on a clock the test moves; without probes unless asked
+ * (the decisions of the windows between two probes).
+ */
 function limitOnClock(options: Partial<AdaptiveLimitOptions> = {}) {
   const clock = { ms: 0 };
   const limit = new AdaptiveLimit({
     initial: 32,
     min: 4,
     max: 256,
+    probeIntervalMs: Number.POSITIVE_INFINITY,
     ...options,
     now: () => clock.ms,
   });
@@ -88,9 +92,22 @@ describe('AdaptiveLimit', () => {
     const gateway = { delayMs: 0 };
     const subject = limitOnClock({ ownDelayMs: () => gateway.delayMs });
     atRest(subject);
-    // busy: it reads every answer 30 ms late
-    gateway.delayMs = 30;
-    expect(window(subject, { rttMs: 80, inFlight: 32 })).toBeGreaterThan(32);
+    // busy: it reads every answer 20 ms late
+    gateway.delayMs = 20;
+    expect(window(subject, { rttMs: 70, inFlight: 32 })).toBeGreaterThan(32);
+  });
+
+  it('decides nothing in a window where the gateway itself was late by half the latency at rest or more', () => {
+    const gateway = { delayMs: 0 };
+    const subject = limitOnClock({ ownDelayMs: () => gateway.delayMs });
+    atRest(subject);
+    // its core taken away: 130 ms less its own 125 would look faster than at rest
+    gateway.delayMs = 125;
+    for (let i = 0; i < 5; i++) window(subject, { rttMs: 130, inFlight: 32 });
+    expect(subject.limit.current).toBe(32);
+    // nor slower: a slow window after it is the first in a row
+    gateway.delayMs = 0;
+    expect(window(subject, { rttMs: 100, inFlight: 32 })).toBe(32);
   });
 
   it('judges a new limit only by calls started after it was set', () => {
@@ -239,6 +256,7 @@ describe('AdaptiveLimit, decision by decision', () => {
       max: 1_000,
       minSamples: 1,
       windowMs: 100,
+      probeIntervalMs: Number.POSITIVE_INFINITY,
       ...options,
       now: () => clock.ms,
     });
@@ -340,15 +358,109 @@ describe('AdaptiveLimit, decision by decision', () => {
     expect(even.at(1_100, [100, 50, 75, 65])).toBe(100);
     expect(even.at(1_200, [100, 50, 75, 65])).toBe(85);
   });
-  it("learns the latency at rest without the gateway's own delay of the last decision", () => {
-    const { teach, at } = fresh({ ownDelayMs: () => 20 });
+  it("learns the latency at rest as measured, not less the gateway's own delay of another moment", () => {
+    const { teach, at } = fresh({ ownDelayMs: () => 15 });
     teach([50]);
-    // 70 less the own 20 is 50: as fast as at rest; from this decision on the own delay is 20
-    expect(at(1_100, [70])).toBe(101);
-    // started before this window: only learned, as 40 - 20
+    // 65 less the own 15 is 50: as fast as at rest
+    expect(at(1_100, [65])).toBe(101);
+    // started before this window: only learned, as 40 (not 40 - 15, which would make 50 look slow)
     at(1_120, [40], 1);
-    // 50 - 20 against 20: 1.5 times slower, twice
-    expect(at(1_200, [50])).toBe(101);
-    expect(at(1_300, [50])).toBe(80);
+    // 50 - 15 against 40: faster than at rest, so it grows
+    expect(at(1_200, [50])).toBe(103);
+  });
+});
+
+describe('AdaptiveLimit probes the latency at rest', () => {
+  /** A limit on a clock; each call ends at the clock and took `rttMs`. */
+  function probing(options: Partial<AdaptiveLimitOptions> = {}) {
+    const clock = { ms: 1_000 };
+    const limit = new AdaptiveLimit({
+      initial: 32,
+      min: 4,
+      max: 256,
+      minSamples: 1,
+      windowMs: 100,
+      ...options,
+      now: () => clock.ms,
+    });
+    const call = (rttMs: number, inFlight: number): void =>
+      limit.record({ key: 'k', rttMs, inFlight });
+    return { limit, clock, call };
+  }
+
+  it('holds the limit at its floor the first time it is in use, until 12 calls at the floor have finished, then goes back', () => {
+    const { limit, clock, call } = probing();
+    clock.ms = 1_100;
+    call(50, 32);
+    expect(limit.current).toBe(4);
+    for (let i = 0; i < 11; i++) {
+      clock.ms += 20;
+      call(15, 4);
+    }
+    expect(limit.current).toBe(4);
+    clock.ms += 20;
+    call(15, 4);
+    expect(limit.current).toBe(32);
+  });
+
+  it('learns the latency at rest from the probe, not from quiet calls a busy gateway read late', () => {
+    const { limit, clock, call } = probing();
+    // a burst: the first calls were quiet, but their answers were read 40 ms late
+    for (let i = 0; i < 4; i++) call(90, i + 1);
+    clock.ms = 1_100;
+    call(90, 32);
+    for (let i = 0; i < 12; i++) {
+      clock.ms += 60;
+      call(50, 4);
+    }
+    expect(limit.current).toBe(32);
+    // 75 ms with 32 in flight is 1.5 times the probe's 50 (but faster than the burst's 90): twice, it shrinks
+    clock.ms += 100;
+    call(75, 32);
+    clock.ms += 100;
+    call(75, 32);
+    expect(limit.current).toBe(25);
+  });
+
+  it('probes again once the interval has passed while the limit is in use, not before', () => {
+    const { limit, clock, call } = probing({ probeIntervalMs: 10_000 });
+    clock.ms = 1_100;
+    call(50, 32);
+    clock.ms = 1_160;
+    for (let i = 0; i < 12; i++) call(50, 4);
+    expect(limit.current).toBe(32);
+    for (let t = 1_200; t < 11_100; t += 100) {
+      clock.ms = t;
+      call(50, 10);
+      expect(limit.current).toBe(32);
+    }
+    // in use again, 10 s after the last probe
+    clock.ms = 11_200;
+    call(50, 32);
+    expect(limit.current).toBe(4);
+  });
+
+  it('ends a probe whose calls do not come after 2 s', () => {
+    const { limit, clock, call } = probing();
+    clock.ms = 1_100;
+    call(50, 32);
+    expect(limit.current).toBe(4);
+    clock.ms = 3_100;
+    expect(limit.current).toBe(32);
+  });
+
+  it('takes no call that ended with more than the floor in flight as quiet', () => {
+    const { limit, clock } = probing({ probeIntervalMs: Number.POSITIVE_INFINITY });
+    // the first calls of a burst: quiet as they started, read late as 32 others piled on
+    for (let i = 0; i < 13; i++)
+      limit.record({ key: 'k', rttMs: 90, inFlight: 1, inFlightAtEnd: 32 });
+    for (let i = 0; i < 3; i++)
+      limit.record({ key: 'k', rttMs: 50, inFlight: 1, inFlightAtEnd: 1 });
+    // 75 against the 50 of the calls quiet at both ends: 1.5 times slower, twice
+    clock.ms = 1_100;
+    limit.record({ key: 'k', rttMs: 75, inFlight: 32 });
+    clock.ms = 1_200;
+    limit.record({ key: 'k', rttMs: 75, inFlight: 32 });
+    expect(limit.current).toBe(25);
   });
 });

@@ -36,7 +36,7 @@ describe('KneeLoad (the simulators’ --knee)', () => {
     for (const r of open) load.delayFor(r);
     let report = load.report();
     expect(report).toMatchObject({ calls: 10, inFlight: 10, peakInFlight: 10 });
-    expect(report.inFlightAtArrival).toMatchObject({ p50: 5, max: 10 });
+    expect(report.inFlightAtArrival).toMatchObject({ p50: 5, p90: 9, p99: 10, max: 10 });
     for (const r of open) r.finish();
     load.reset();
     load.delayFor(response());
