@@ -47,11 +47,11 @@ export interface BenchOptions {
 
 export const usage = `npm run bench -- [flags]
   --quick              a short smoke run (about a minute)
-  --soak-seconds <n>   length of each soak (default 70; 20 with --quick)
+  --soak-seconds <n>   length of each soak (default 45; 20 with --quick)
   --soak-runs <n>      soaks, each with a fresh gateway, judged on their median (default 3; 1 with --quick)
   --soak-rate <n>      soak operations per second (default 400)
   --knee-runs <n>      runs of the knee scenario at the defaults, each with a fresh gateway, all to pass (default 5; 1 with --quick)
-  --row-seconds <n>    measured seconds per load row (default 10; 2 with --quick)
+  --row-seconds <n>    measured seconds per load row (default 8; 2 with --quick)
   --only <list>        scenarios, comma-separated: ${scenarioNames.join(', ')};
                        BENCHMARKS.md keeps the other scenarios' sections as they were
                        (the default run, all of them, takes under 12 minutes)
@@ -92,14 +92,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions | 'help
       throw new Error(`--only: unknown scenario "${name}" (${scenarioNames.join(', ')})`);
     }
   }
-  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 70);
+  const soakSeconds = positive('soak-seconds', values['soak-seconds'], quick ? 20 : 45);
   return {
     quick,
-    rowSeconds: positive('row-seconds', values['row-seconds'], quick ? 2 : 10),
+    rowSeconds: positive('row-seconds', values['row-seconds'], quick ? 2 : 8),
     warmupSeconds: quick ? 1 : 2,
     soakSeconds,
-    // 25 s before each default soak, 2 s before each row: the default run stays under 12 minutes
-    soakWarmupSeconds: quick ? 5 : Math.min(45, Math.max(5, Math.round(soakSeconds / 3))),
+    // 20 s before each default soak (RSS settles in about 15 s), 2 s before each row: the default
+    // run, with the features, providers and five knee runs of issue 36, stays under 12 minutes
+    soakWarmupSeconds: quick ? 5 : Math.min(45, Math.max(20, Math.round(soakSeconds / 3))),
     soakRuns: positive('soak-runs', values['soak-runs'], quick ? 1 : 3),
     soakRate: positive('soak-rate', values['soak-rate'], 400),
     kneeRuns: positive('knee-runs', values['knee-runs'], quick ? 1 : 5),

@@ -72,8 +72,10 @@ export async function features(ctx: BenchContext): Promise<Section> {
   const rounds = quick ? 2 : 6;
   const seconds = quick ? 2 : 3;
   const warmupSeconds = quick ? 1 : 2;
-  ctx.log(`features: starting ${without.length + 1} gateways`);
+  ctx.log(`features: starting ${without.length + 2} gateways`);
   const starting = await Promise.allSettled([
+    startBenchStack({ nodeFlags: ctx.gatewayFlags }),
+    // the session's target has a default gateway of its own: every gateway takes one target's load
     startBenchStack({ nodeFlags: ctx.gatewayFlags }),
     ...without.map(({ feature }) =>
       startBenchStack({
@@ -87,8 +89,8 @@ export async function features(ctx: BenchContext): Promise<Section> {
   try {
     const failed = starting.find((s) => s.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    const [base, ...others] = stacks as [BenchStack, ...BenchStack[]];
-    const cookie = await signIn(base);
+    const [base, sessionBase, ...others] = stacks as [BenchStack, BenchStack, ...BenchStack[]];
+    const cookie = await signIn(sessionBase);
     const everyone: Spawned[] = stacks.flatMap((s) => [s.gateway, s.simulators]);
     const target = (name: string, stack: BenchStack, headers = {}): PairedTarget => ({
       name,
@@ -116,7 +118,7 @@ export async function features(ctx: BenchContext): Promise<Section> {
     });
     const targets = [
       target(defaultBuild, base),
-      target(withSession, base, { cookie }),
+      target(withSession, sessionBase, { cookie }),
       ...others.map((stack, i) => target(without[i]?.name ?? `build ${i}`, stack)),
     ];
     for (const { name, spec } of targets) {
@@ -198,9 +200,9 @@ function report(
       `\`${query}\` at ${connections} connections against the gateway at its defaults and against the same code composed without one feature (\`test/bench/gateway-without.ts\`: src/serve.ts, as \`npm start\` runs it, with \`createGateway\`'s \`without\` option, src/server.ts); every gateway with simulators of its own, all started at once.`,
       `Paired rounds (\`test/bench/paired-rounds.ts\`, as \`test/bench/cpu-ab.ts\`): a ${how.warmupSeconds} s warm-up per target, then ${how.rounds} rounds in which every target takes the same load for ${how.seconds} s in turn, the order reversed every other round${how.pinned ? ', the gateway under load pinned to core 1 and every other process (autocannon, the simulators, the idle gateways) to core 0' : ''}. CPU ms/op: user + system CPU time of the gateway over the run per operation; median (min-max) of the rounds. Cost: the median with the feature minus the median without, and that as a share of the default build's median. Rounds where with > without: of the rounds, those in which the run with the feature took more CPU per operation than the run without it in the same round (about half, for a feature that costs nothing).`,
       'Without the request log: no line is written; the plugin still names the operation, counts its errors for the metric and sends `X-Request-Id`. Without metrics: no operation, upstream-call or cache-look-up observation and no `/metrics`.',
-      'Tracing is off at the defaults: the plugin is then not installed at all and what remains is one optional call per upstream attempt, so the two builds of that row are the same composition: its cost is the noise of this method.',
+      'Tracing is off at the defaults: the plugin is then not installed at all and what remains is one optional call per upstream attempt, so the two builds of that row are the same composition in two processes: its "cost" is the noise of this method, and a feature costing less than it costs nothing measurable.',
       'The root-field guard wraps every root field: a query field with the scope check, a mutation field with the audit (a `started` and a `completed` event); this load runs a query, so the row is the scope check. Queries are not audited (src/auth/root-guard.ts wraps mutation fields only): there is no audit of queries to measure.',
-      'The session lookup: the same default gateway, requests carrying the `gateway_session` cookie of a `signIn` (the cookie parsed, its SHA-256 digest, the session found in the process, the caller made from it) against the same requests carrying no credential (the anonymous caller the defaults allow on a loopback address). A bearer token needs `GATEWAY_TOKENS`, another configuration: not measured here.',
+      'The session lookup: a second gateway of the default build (so that every gateway takes the load of one target per round), requests carrying the `gateway_session` cookie of a `signIn` (the cookie parsed, its SHA-256 digest, the session found in the process, the caller made from it) against requests to the first default gateway carrying no credential (the anonymous caller the defaults allow on a loopback address). A bearer token needs `GATEWAY_TOKENS`, another configuration: not measured here.',
       `Median ops/s per target: ${rates.join('; ')}.`,
     ],
     table: {
