@@ -69,9 +69,9 @@ const rows: ReadonlyArray<{ short: string; feature: string; with: string; withou
  */
 export async function features(ctx: BenchContext): Promise<Section> {
   const { quick } = ctx.options;
-  const rounds = quick ? 2 : 5;
+  const rounds = quick ? 2 : 4;
   const seconds = quick ? 2 : 3;
-  const warmupSeconds = quick ? 1 : 2;
+  const warmupSeconds = 1;
   ctx.log(`features: starting ${without.length + 2} gateways`);
   const starting = await Promise.allSettled([
     startBenchStack({ nodeFlags: ctx.gatewayFlags }),
