@@ -217,8 +217,11 @@ describe("one operation's share of an upstream's slots", () => {
         // after the heavy operation's queue (FIFO would put it last).
         const at = received.findIndex((r) => r.headers['x-request-id'] === `victim-${round}`);
         expect(at).toBeLessThan(40);
-        // Never more than half the 32 slots for the heavy operation at once.
-        expect(mostAtOnce(heavySent, 40)).toBeLessThanOrEqual(16);
+        // Never more than half the 32 slots for the heavy operation at once. Each call
+        // is taken to last 38 ms of its 40: a Node timer counts from the loop's cached
+        // time, so the delay can end a fraction of a millisecond before 40 ms after
+        // `receivedAt`, and the slot's next call then looked like a 17th at once.
+        expect(mostAtOnce(heavySent, 38)).toBeLessThanOrEqual(16);
       }
     } finally {
       await stack.close();
