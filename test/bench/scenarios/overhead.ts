@@ -5,13 +5,12 @@ import { graphqlPost, runInterleaved, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
 import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
 import type { Check, Section } from '../report.ts';
+import { coreCell, rigSaturated, saturated } from '../rig-saturation.ts';
 
 const restPath = '/vco/api/workflows?maxResult=20&startIndex=0';
 const query = '{ workflows(first: 20) { nodes { id name description version categoryName } } }';
 /** Turns per path in the one-connection rows. */
 const rounds = 5;
-/** A process busier than this share of a core may be what caps a row. */
-const saturated = 0.9;
 /** The gateway's CPU per operation, at most this many times the bare proxy's (issue 17). */
 const cpuRatioTarget = 1.5;
 const gatewayRow = 'GraphQL, through the gateway';
@@ -251,16 +250,4 @@ function report(rows: Row[]): Section {
     },
     checks,
   };
-}
-
-/** Whether the load generator or the simulator (when not under test) used a whole core. */
-function rigSaturated(result: LoadResult): boolean {
-  return [result.loadGenCoreShare, result.coreShares?.['simulator']].some(
-    (share) => share !== undefined && share >= saturated,
-  );
-}
-
-function coreCell(share: number | undefined): string {
-  if (share === undefined) return 'n/a';
-  return share >= saturated ? `${fmt.percent(share)} saturated` : fmt.percent(share);
 }

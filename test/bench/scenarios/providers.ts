@@ -15,6 +15,7 @@ import { graphqlPost, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
 import { collectStdout, freePort, pin, sleep, spawnNode, type Spawned } from '../processes.ts';
 import type { Check, Section } from '../report.ts';
+import { coreCell, rigSaturated, saturated } from '../rig-saturation.ts';
 import { summarize } from '../stats.ts';
 
 /** Hive Gateway and GraphQL Mesh, with a lock file of their own: only this scenario needs them. */
@@ -27,8 +28,6 @@ const hiveQuery = `{ providers(page: 1, limit: ${pageSize}) { content { id name 
 const providerList = /^GET \/catalog-service\/api\/providers$/;
 /** Ours over Hive Gateway's, ops/s at 50 connections (issue 36). */
 const target = 3;
-/** A process busier than this share of a core may be what caps a row. */
-const saturated = 0.9;
 /** Turns in ABBA order, so that a drift of the machine's speed falls on both alike. */
 const order = ['ours', 'hive', 'hive', 'ours'] as const;
 type Who = (typeof order)[number];
@@ -286,15 +285,4 @@ function report(ctx: BenchContext, turns: readonly Turn[]): Section {
     },
     checks,
   };
-}
-
-function rigSaturated(result: LoadResult): boolean {
-  return [result.loadGenCoreShare, result.coreShares?.['simulator']].some(
-    (share) => share !== undefined && share >= saturated,
-  );
-}
-
-function coreCell(share: number | undefined): string {
-  if (share === undefined) return 'n/a';
-  return share >= saturated ? `${fmt.percent(share)} saturated` : fmt.percent(share);
 }
