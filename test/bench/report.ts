@@ -30,6 +30,8 @@ export interface Run {
   pinning: string;
   options: string;
   durationSeconds: number;
+  /** Wall time of each scenario, in the order they ran. */
+  scenarioSeconds: { name: string; seconds: number }[];
   sections: Section[];
 }
 
@@ -110,7 +112,7 @@ export function benchmarksMarkdown(run: Run): string {
         ['options', run.options],
         [
           'run time',
-          `${Math.round(run.durationSeconds)} s${run.options === '(defaults)' ? ` (the default run: under ${defaultRunLimitSeconds} s wanted)` : ''}`,
+          `${Math.round(run.durationSeconds)} s${run.options === '(defaults)' ? ` (the default run: under ${defaultRunLimitSeconds} s wanted)` : ''}; ${run.scenarioSeconds.map(({ name, seconds }) => `${name} ${Math.round(seconds)} s`).join(', ')}`,
         ],
         ['targets met', `${passed} of ${judged}`],
       ],

@@ -21,6 +21,7 @@ import {
   consoleSummary,
   mergeBenchmarks,
   sectionText,
+  type Run,
   type Section,
 } from './report.ts';
 import { batching } from './scenarios/batching.ts';
@@ -81,10 +82,14 @@ async function main(): Promise<number> {
     `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; pinning ${pinning ? 'on' : 'off'}`,
   );
   const sections: Section[] = [];
+  const scenarioSeconds: Run['scenarioSeconds'] = [];
   for (const name of options.only) {
+    const scenarioStarted = performance.now();
     const section = await scenarios[name](ctx).catch((error: unknown) => crashed(name, error));
+    const seconds = (performance.now() - scenarioStarted) / 1000;
     sections.push(section);
-    ctx.log(`${name}: done\n${sectionText(section)}`);
+    scenarioSeconds.push({ name, seconds });
+    ctx.log(`${name}: done in ${Math.round(seconds)} s\n${sectionText(section)}`);
   }
   const run = {
     machine,
@@ -97,6 +102,7 @@ async function main(): Promise<number> {
         : 'none (--no-pin)',
     options: options.argv.length === 0 ? '(defaults)' : options.argv.join(' '),
     durationSeconds: (performance.now() - started) / 1000,
+    scenarioSeconds,
     sections,
   };
   console.log(consoleSummary(run));
