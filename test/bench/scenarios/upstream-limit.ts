@@ -14,8 +14,9 @@ const restPath = '/workflows?maxResult=1&startIndex=0';
 const paths = ['gateway', 'yoga', 'lean', 'proxy', 'straight'] as const;
 /**
  * Measured seconds of each row: 3/4 of a row, which pays for the lean floor's
- * two rows. Each row's ops/s is its operations over the seconds; at 1,000 to
- * 2,000 ops/s, 6 s instead of 8 widens the error of that mean by √(8/6) = 15%.
+ * two rows. A row's ops/s is a mean over its seconds: 6 s instead of 8 widens
+ * its sampling error by √(8/6) = 15%, less than rows drift apart on a shared
+ * host.
  */
 const measuredSeconds = (rowSeconds: number): number =>
   Math.max(2, Math.round((rowSeconds * 3) / 4));
