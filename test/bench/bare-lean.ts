@@ -7,23 +7,18 @@
  * metrics or error mapping. Bench only. Prints {"url":"http://127.0.0.1:<port>"}
  * once listening; SIGTERM stops it.
  *
- *   node test/bench/bare-lean.ts <vRO base URL> <username> <password>
+ *   node test/bench/bare-lean.ts workflows <vRO base URL> <username> <password>
+ *   node test/bench/bare-lean.ts providers <vRA base URL> <bearer token>
  */
 import { createServer } from 'node:http';
 import { parse, validate, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createSchema } from 'graphql-yoga';
-import { Pool } from 'undici';
-import { bareSchema, workflowsOf } from './bare-schema.ts';
+import { floorSchema } from './bare-schema.ts';
 import { serveFloor } from './serve-floor.ts';
 
-const [base, username, password] = process.argv.slice(2);
-if (base === undefined || username === undefined || password === undefined) {
-  throw new Error('usage: bare-lean.ts <vRO base URL> <username> <password>');
-}
-const vro = new URL(base);
-const pool = new Pool(vro.origin, { connections: 256 });
-const schema = createSchema(bareSchema(workflowsOf(pool, vro, username, password)));
+const { pool, definition } = floorSchema(process.argv.slice(2), 'bare-lean.ts');
+const schema = createSchema(definition);
 const compiled = new Map<string, CompiledQuery>();
 
 function compiledFor(query: string): CompiledQuery | ExecutionResult {

@@ -11,6 +11,7 @@ import { startBenchStack } from './bench-stack.ts';
 import { expectData, gql } from './graphql-client.ts';
 import { graphqlPost } from './load.ts';
 import { pairedRounds, spreadOf, type PairedTarget } from './paired-rounds.ts';
+import { startFloor, type FloorServer } from './floor-process.ts';
 import { firstJsonLine, spawnNode, type Spawned } from './processes.ts';
 
 const { values } = parseArgs({
@@ -38,7 +39,8 @@ const other =
     : await startBenchStack({ nodeFlags: profileFlags, entry: values.entry });
 const started: Spawned[] = [];
 try {
-  const { url, username, password } = stack.upstreams.vro;
+  const { vro } = stack.upstreams;
+  const { url, username, password } = vro;
   const floor = async (label: string, args: readonly string[]): Promise<[Spawned, string]> => {
     const spawned = spawnNode(label, [...profileFlags, ...args]);
     started.push(spawned);
@@ -48,18 +50,13 @@ try {
     'test/bench/bare-proxy.ts',
     new URL(url).origin,
   ]);
-  const [yoga, yogaOrigin] = await floor('bare yoga', [
-    'test/bench/bare-yoga.ts',
-    url,
-    username,
-    password,
-  ]);
-  const [lean, leanOrigin] = await floor('bare lean', [
-    'test/bench/bare-lean.ts',
-    url,
-    username,
-    password,
-  ]);
+  const floorOf = async (server: FloorServer): Promise<[Spawned, string]> => {
+    const running = await startFloor(server, { operation: 'workflows', vro }, profileFlags);
+    started.push(running.process);
+    return [running.process, running.origin];
+  };
+  const [yoga, yogaOrigin] = await floorOf('yoga');
+  const [lean, leanOrigin] = await floorOf('lean');
   for (const origin of [stack.gatewayOrigin, yogaOrigin, leanOrigin]) {
     expectData(await gql(origin, query), origin);
   }

@@ -128,7 +128,7 @@ export function benchmarksMarkdown(run: Run): string {
     "- Latency percentiles are computed from autocannon's own per-response timings (it",
     '  records them with sub-millisecond precision; its histogram keeps whole milliseconds).',
     '  Throughput is responses divided by the measured time. Each load row is preceded by a',
-    '  discarded warm-up run of the same shape.',
+    '  discarded warm-up run of the same shape, unless its section says otherwise.',
     "- Upstream call counts come from the simulators' process (a loopback control port of",
     '  `simulators/cli.ts` serving request counts by method and path).',
     '- Latency and throughput depend on what else the machine runs (see the load average',

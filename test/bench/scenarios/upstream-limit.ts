@@ -1,17 +1,28 @@
 import { metricTotals, startBenchStack, type BenchStack } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
+import { startFloor, type FloorProcess } from '../floor-process.ts';
 import { graphqlPost, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
 import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
-import type { Section } from '../report.ts';
+import type { Check, Section } from '../report.ts';
 
 const latencyMs = 50;
 const query = '{ workflows(first: 1) { nodes { id name } } }';
 const restPath = '/workflows?maxResult=1&startIndex=0';
+/** The rows in the order they run at each connection count. */
+const paths = ['gateway', 'yoga', 'lean', 'proxy', 'straight'] as const;
+/**
+ * Measured seconds of each row: 3/4 of a row, which pays for the lean floor's
+ * two rows. A row's ops/s is a mean over its seconds: 6 s instead of 8 widens
+ * its sampling error by √(8/6) = 15%, less than rows drift apart on a shared
+ * host.
+ */
+const measuredSeconds = (rowSeconds: number): number =>
+  Math.max(2, Math.round((rowSeconds * 3) / 4));
 
 interface Row {
-  path: 'gateway' | 'yoga' | 'proxy' | 'straight';
+  path: (typeof paths)[number];
   connections: number;
   ideal: number;
   result: LoadResult;
@@ -42,22 +53,25 @@ export async function upstreamLimit(ctx: BenchContext): Promise<Section> {
     nodeFlags: ctx.gatewayFlags,
   });
   const started: Spawned[] = [];
-  const startFloor = async (label: string, args: readonly string[]): Promise<Floor> => {
-    const spawned = spawnNode(label, args);
-    started.push(spawned);
-    return { process: spawned, origin: (await firstJsonLine<{ url: string }>(spawned)).url };
+  const keep = (floor: FloorProcess): FloorProcess => {
+    started.push(floor.process);
+    return floor;
   };
   try {
     expectData(await gql(stack.gatewayOrigin, query), 'workflows(first: 1)');
-    const { url, username, password } = stack.upstreams.vro;
+    const { vro } = stack.upstreams;
+    const proxy = spawnNode('bare proxy', ['test/bench/bare-proxy.ts', new URL(vro.url).origin]);
+    started.push(proxy);
     const floors: Floors = {
-      proxy: await startFloor('bare proxy', ['test/bench/bare-proxy.ts', new URL(url).origin]),
-      yoga: await startFloor('bare yoga', ['test/bench/bare-yoga.ts', url, username, password]),
+      proxy: { process: proxy, origin: (await firstJsonLine<{ url: string }>(proxy)).url },
+      yoga: keep(await startFloor('yoga', { operation: 'workflows', vro })),
+      lean: keep(await startFloor('lean', { operation: 'workflows', vro })),
     };
     expectData(await gql(floors.yoga.origin, query), 'workflows(first: 1), bare yoga');
+    expectData(await gql(floors.lean.origin, query), 'workflows(first: 1), lean floor');
     const rows: Row[] = [];
     for (const connections of [50, 100]) {
-      for (const path of ['gateway', 'yoga', 'proxy', 'straight'] as const) {
+      for (const path of paths) {
         ctx.log(`upstream limit: ${path}, ${connections} connections`);
         rows.push(await measure(ctx, stack, floors, path, connections));
       }
@@ -69,21 +83,19 @@ export async function upstreamLimit(ctx: BenchContext): Promise<Section> {
   }
 }
 
-/** A bench-only process under test beside the gateway, and where it listens. */
-interface Floor {
-  process: Spawned;
-  origin: string;
-}
+/** The bench-only processes under test beside the gateway, and where they listen. */
 interface Floors {
-  proxy: Floor;
-  yoga: Floor;
+  proxy: FloorProcess;
+  yoga: FloorProcess;
+  lean: FloorProcess;
 }
 
 /**
  * The gateway row; the same operation through a bare graphql-yoga server (what
- * the framework allows); or the REST call the gateway makes, through the bare
- * proxy (what any extra hop allows) or straight to the simulator (what the rig
- * itself allows).
+ * the framework allows) or the lean floor (what any GraphQL server in Node
+ * allows); or the REST call the gateway makes, through the bare proxy (what
+ * any extra hop allows) or straight to the simulator (what the rig itself
+ * allows).
  */
 async function measure(
   ctx: BenchContext,
@@ -92,36 +104,36 @@ async function measure(
   path: Row['path'],
   connections: number,
 ): Promise<Row> {
-  const underTest = {
+  const processes = {
     gateway: stack.gateway,
     yoga: floors.yoga.process,
+    lean: floors.lean.process,
     proxy: floors.proxy.process,
     straight: stack.simulators,
-  }[path];
+  };
+  const underTest = processes[path];
   if (ctx.pinning) {
-    for (const process of [
-      stack.gateway,
-      floors.yoga.process,
-      floors.proxy.process,
-      stack.simulators,
-    ]) {
+    for (const process of Object.values(processes)) {
       pin(process.pid, process === underTest ? '1' : '0');
     }
   }
   const timing = {
     connections,
-    durationSeconds: ctx.options.rowSeconds,
-    warmupSeconds: ctx.options.warmupSeconds,
+    durationSeconds: measuredSeconds(ctx.options.rowSeconds),
+    // the simulator has served this very call for every row before the straight one
+    warmupSeconds: path === 'straight' ? 0 : ctx.options.warmupSeconds,
   };
   const { url, username, password } = stack.upstreams.vro;
   const rest = new URL(url + restPath);
   const origin = path === 'proxy' ? floors.proxy.origin : rest.origin;
+  const graphqlOrigin = {
+    gateway: stack.gatewayOrigin,
+    yoga: floors.yoga.origin,
+    lean: floors.lean.origin,
+  };
   const spec: LoadSpec =
-    path === 'gateway' || path === 'yoga'
-      ? {
-          ...graphqlPost(path === 'yoga' ? floors.yoga.origin : stack.gatewayOrigin, query, timing),
-          verify: 'graphql-data',
-        }
+    path === 'gateway' || path === 'yoga' || path === 'lean'
+      ? { ...graphqlPost(graphqlOrigin[path], query, timing), verify: 'graphql-data' }
       : {
           ...timing,
           url: origin + rest.pathname + rest.search,
@@ -159,18 +171,19 @@ async function measure(
   };
 }
 
+const bad = (r: LoadResult): number => r.errors + r.non2xx + r.mismatches + r.warmupMismatches;
+
 function report(ctx: BenchContext, rows: Row[]): Section {
-  const bad = (r: LoadResult): number => r.errors + r.non2xx + r.mismatches + r.warmupMismatches;
   return {
     title: 'The upstream as the limit',
     method: [
-      `Every simulator answers after ${latencyMs} ms (a delay fault on every request). \`${query}\` at 50 and 100 connections: one upstream call per operation, so the ideal is connections / ${latencyMs} ms. Every answer is checked (data and no error), so that fast error answers cannot pass for throughput.`,
-      `Each gateway row is followed by three floors, each measured the same way: the same operation through a bare graphql-yoga server (\`test/bench/bare-yoga.ts\`: yoga's defaults and one resolver over an undici pool, none of the gateway's logs, metrics, limits, loaders or error mapping: what the chosen framework allows on this machine); the REST call the gateway makes (\`GET /vco/api${restPath}\`) through the bare pass-through proxy of the overhead section (what any extra hop between client and upstream allows); and the same call straight to the simulator (what the rig itself allows: simulator, load generator, loopback).`,
+      `Every simulator answers after ${latencyMs} ms (a delay fault on every request). \`${query}\` at 50 and 100 connections: one upstream call per operation, so the ideal is connections / ${latencyMs} ms. Every answer is checked (data and no error), so that fast error answers cannot pass for throughput. Each row runs ${measuredSeconds(ctx.options.rowSeconds)} s after its own warm-up of ${ctx.options.warmupSeconds} s, one row after the other; the straight rows have none, the simulator having served the same call for every row before them.`,
+      `Each gateway row is followed by four floors, each measured the same way: the same operation through a bare graphql-yoga server (\`test/bench/bare-yoga.ts\`: yoga's defaults and one resolver over an undici pool, none of the gateway's logs, metrics, limits, loaders or error mapping: what the chosen framework allows on this machine) and through the lean floor of the overhead section (\`test/bench/bare-lean.ts\`: the same resolver under node:http and graphql-jit, no framework: what any GraphQL server in Node allows, the fastest alternative measured); the REST call the gateway makes (\`GET /vco/api${restPath}\`) through the bare pass-through proxy of the overhead section (what any extra hop between client and upstream allows); and the same call straight to the simulator (what the rig itself allows: simulator, load generator, loopback). The targets are judged on the gateway only; the two GraphQL floors' lines beside them (no target) give their share of the same ideal and their CPU per operation.`,
       "Where the time goes, in the gateway rows: the client's mean latency beside the gateway's own means over the same run (from its /metrics): the operation, from the request reaching yoga to its answer, and the upstream call within it, from handing the request to undici to the end of the answer's body. The straight row's mean is what the simulator itself takes (the 50 ms delay plus timer slack). The upstream call's excess over it is time the request and the answer spent between the two processes: in socket buffers and waiting for a busy event loop (undici also holds each request on a reused connection until the event loop's check phase, a safety check against stale connections). The client's excess over the operation is the same kind of wait on the way in and out.",
       "Host steal: the share of the machine's CPU time the hypervisor gave to other guests during the row (/proc/stat). While a virtual core is stolen, every process on it stops, whatever it was doing.",
       'A single gateway process runs JavaScript on one core: it cannot exceed 1000 / (its CPU ms per operation) operations per second, whatever the upstream latency; the CPU column (of the process under test) shows how close that is.',
       ctx.pinning
-        ? 'The process under test (gateway, bare yoga, proxy, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0. With a hop in between, three processes share two cores: the simulator waits for core 0 behind autocannon, and every wake-up of a process on the other core costs a little; the proxy row shows what that alone takes.'
+        ? 'The process under test (gateway, bare yoga, lean floor, proxy, or simulator in the straight rows) is pinned to core 1; autocannon and the rest to core 0. With a hop in between, three processes share two cores: the simulator waits for core 0 behind autocannon, and every wake-up of a process on the other core costs a little; the proxy row shows what that alone takes.'
         : 'No pinning.',
     ],
     table: {
@@ -205,26 +218,47 @@ function report(ctx: BenchContext, rows: Row[]): Section {
         String(bad(r.result)),
       ]),
     },
-    checks: rows
-      .filter((r) => r.path === 'gateway')
-      .map((r) => {
-        const share = (path: Row['path']): string => {
-          const row = rows.find((s) => s.path === path && s.connections === r.connections);
-          return row === undefined ? '?' : fmt.percent(row.result.rate / r.ideal);
-        };
-        return {
-          what: `ops/s at ${r.connections} connections`,
-          measured: `${fmt.rate(r.result.rate)} (${fmt.percent(r.result.rate / r.ideal)} of ${fmt.rate(r.ideal)}; bare yoga: ${share('yoga')}, bare proxy: ${share('proxy')}, straight to the simulator: ${share('straight')})`,
-          target: `≥ 90% of ${fmt.rate(r.ideal)}`,
-          pass: r.result.rate >= 0.9 * r.ideal && bad(r.result) === 0,
-        };
-      }),
+    checks: rows.filter((r) => r.path === 'gateway').flatMap((r) => checksAt(rows, r)),
   };
+}
+
+/** The gateway's check at its row's connections, then each GraphQL floor's share of the same ideal beside it. */
+function checksAt(rows: readonly Row[], gateway: Row): Check[] {
+  const at = (path: Row['path']): Row | undefined =>
+    rows.find((s) => s.path === path && s.connections === gateway.connections);
+  const share = (path: Row['path']): string => {
+    const row = at(path);
+    return row === undefined ? '?' : fmt.percent(row.result.rate / row.ideal);
+  };
+  const { ideal } = gateway;
+  const checks: Check[] = [
+    {
+      what: `ops/s at ${gateway.connections} connections`,
+      measured: `${fmt.rate(gateway.result.rate)} (${fmt.percent(gateway.result.rate / ideal)} of ${fmt.rate(ideal)}; bare proxy: ${share('proxy')}, straight to the simulator: ${share('straight')})`,
+      target: `≥ 90% of ${fmt.rate(ideal)}`,
+      pass: gateway.result.rate >= 0.9 * ideal && bad(gateway.result) === 0,
+    },
+  ];
+  for (const [path, what] of [
+    ['yoga', 'bare graphql-yoga: what the chosen framework reaches here'],
+    ['lean', 'lean floor: what any GraphQL server in Node reaches here'],
+  ] as const) {
+    const floor = at(path);
+    if (floor === undefined) continue;
+    checks.push({
+      what: `ops/s at ${gateway.connections} connections, ${what}`,
+      measured: `${fmt.rate(floor.result.rate)} (${fmt.percent(floor.result.rate / ideal)} of ${fmt.rate(ideal)}; ${fmt.ms(floor.result.cpuMsPerOp ?? Number.NaN)} CPU ms/op, the gateway ${fmt.ms(gateway.result.cpuMsPerOp ?? Number.NaN)})${bad(floor.result) === 0 ? '' : '; bad answers'}`,
+      target: 'none: a floor',
+      pass: null,
+    });
+  }
+  return checks;
 }
 
 const pathLabels: Record<Row['path'], string> = {
   gateway: 'GraphQL, through the gateway',
   yoga: 'GraphQL, through a bare graphql-yoga server',
+  lean: 'GraphQL, through the lean floor (node:http, graphql-jit)',
   proxy: 'REST, through the bare proxy',
   straight: 'REST, straight to the simulator',
 };
