@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { redactSecrets } from '../../src/http/redact.ts';
 import {
   credentialIdentity,
@@ -141,6 +142,28 @@ describe('TokenCache', () => {
     expect(key).not.toContain(service.username);
     expect(credentialIdentity({ ...service })).toBe(key);
     expect(credentialIdentity({ ...service, tenant: 'other' })).not.toBe(key);
+  });
+
+  it('hashes a credential once, however many calls ask for its token', async () => {
+    const { cache, answer } = setup();
+    const account: VraCredential = { ...service, username: 'once@vsphere.local' };
+    const hashed = vi.spyOn(
+      Object.getPrototypeOf(createHmac('sha256', 'k')) as ReturnType<typeof createHmac>,
+      'update',
+    );
+    try {
+      const first = cache.token(account, 'call');
+      answer();
+      await first;
+      for (let call = 0; call < 50; call += 1) await cache.token(account, 'call');
+      cache.reject(account, 'token-0');
+      const ofAccount = hashed.mock.calls.filter(
+        ([data]) => typeof data === 'string' && data.includes(account.username),
+      );
+      expect(ofAccount).toHaveLength(1);
+    } finally {
+      hashed.mockRestore();
+    }
   });
 
   it('renews a short-lived token 10% of its lifetime before it expires', async () => {

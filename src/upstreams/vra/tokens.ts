@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { registerSecrets } from '../../http/redact.ts';
 
 /** What `POST /identity/api/tokens` takes. */
@@ -42,7 +42,10 @@ export function renewMarginMs(lifetimeMs: number): number {
   return Math.min(60_000, Math.max(0, lifetimeMs) * 0.1);
 }
 
-const identityKey = randomBytes(32);
+/** A key object, made once: an HMAC given raw key bytes makes one per call (about 15 µs on Node 24). */
+const identityKey = createSecretKey(randomBytes(32));
+/** Each credential object is hashed once: the service account's is one object for the life of the process. */
+const identities = new WeakMap<VraCredential, string>();
 
 /**
  * The cache key of a credential: a keyed hash of tenant, user AND password, so
@@ -50,9 +53,14 @@ const identityKey = randomBytes(32);
  * served someone's cached token, and no secret is kept as a map key.
  */
 export function credentialIdentity(credential: VraCredential): string {
-  return createHmac('sha256', identityKey)
-    .update(`${credential.tenant}\u0000${credential.username}\u0000${credential.password}`)
-    .digest('hex');
+  let identity = identities.get(credential);
+  if (identity === undefined) {
+    identity = createHmac('sha256', identityKey)
+      .update(`${credential.tenant}\u0000${credential.username}\u0000${credential.password}`)
+      .digest('hex');
+    identities.set(credential, identity);
+  }
+  return identity;
 }
 
 /**
