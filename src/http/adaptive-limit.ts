@@ -37,6 +37,12 @@ export interface AdaptiveLimitOptions {
    * mistake its own slowness for the appliance's.
    */
   ownDelayMs?: () => number;
+  /**
+   * The share of the time since the previous call (0 to 1) the gateway's own
+   * event loop was busy: at `busyShare` or more, the gateway is what makes
+   * its calls slow, not the appliance.
+   */
+  ownBusy?: () => number;
 }
 
 /** A call of the current window: its latency and what its route takes at rest. */
@@ -55,6 +61,13 @@ const quietNeeded = 8;
 const probeCalls = 12;
 /** A probe that has not seen its calls by then ends anyway (the traffic stopped, or the calls fail). */
 const probeMaxMs = 2_000;
+/**
+ * A gateway whose event loop was busy this much of a window reads its answers
+ * late by more than the loop's delay shows (the answers of one turn wait for
+ * each other): on a flat 50 ms appliance, windows busier than this looked
+ * 1.3-1.7 times slower than at rest, those below it 1.0-1.1 times.
+ */
+const busyShare = 0.8;
 
 /**
  * A key's latency at rest: the lower quartile of its last calls made with few
@@ -106,6 +119,12 @@ class Baseline {
  *   its square root: a fresh limit climbs fast, one that has just found the
  *   appliance's knee probes above it gently.
  * - an overloaded answer (429, 503, a timeout) shrinks it by at least 10%.
+ * - in a window where the gateway's own event loop was busy 80% of the time
+ *   or more (`ownBusy`), latency is not the appliance's: such a window is
+ *   never slow, and the limit grows while in use. A gateway bound by its own
+ *   CPU reads every answer late, and a smaller limit would only queue the
+ *   calls inside it: against a flat appliance at 100 clients the limit fell
+ *   to half of them and capped throughput at half the ideal.
  * The limit stays within [min, max].
  *
  * Under steady load the only calls started quiet are those at the start of a
@@ -126,6 +145,7 @@ export class AdaptiveLimit {
   readonly #minSamples: number;
   readonly #now: () => number;
   readonly #ownDelayMs: () => number;
+  readonly #ownBusy: () => number;
   readonly #baselines = new Map<string, Baseline>();
   #limit: number;
   /** Windows in a row the limit grew; the next growth step. */
@@ -152,6 +172,7 @@ export class AdaptiveLimit {
     this.#minSamples = options.minSamples ?? 20;
     this.#now = options.now ?? (() => performance.now());
     this.#ownDelayMs = options.ownDelayMs ?? (() => 0);
+    this.#ownBusy = options.ownBusy ?? (() => 0);
     this.#probeIntervalMs = options.probeIntervalMs ?? 60_000;
     this.#windowStart = this.#now();
   }
@@ -222,21 +243,26 @@ export class AdaptiveLimit {
     // the calls of the probe say nothing about the limit it goes back to
     this.#nextWindow(now);
     this.#slowBefore = false;
-    // the gateway's own delay of the next decision counts from here
+    // the gateway's own delay and load of the next decision count from here
     this.#ownDelayMs();
+    this.#ownBusy();
   }
 
   #decide(): void {
     const own = this.#ownDelayMs();
+    const busy = this.#ownBusy() >= busyShare;
     // A gateway late by half a latency at rest or more (its core taken away) cannot tell the
     // appliance's latency: taken off, its own delay turned slow windows into fast ones.
     if (own >= 0.5 * median(this.#calls.map((c) => c.restMs)) && !this.#overloaded) return;
     const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
     const used = Math.min(this.#limit, this.#peakInFlight);
-    const slow = ratio > this.#tolerance;
+    // A gateway busy most of the window makes its calls slow itself, and fewer calls in flight
+    // would only wait in its queue: its latency tells nothing of the appliance's, and
+    // neither a slow window nor one of the two in a row that a shrink takes.
+    const slow = ratio > this.#tolerance && !busy;
     // One slow window may be a stall (a collection, a core taken away): it takes two in a row.
     const wasSlow = this.#slowBefore;
-    this.#slowBefore = slow;
+    if (!busy) this.#slowBefore = slow;
     if ((slow && wasSlow) || this.#overloaded) {
       let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));
       if (this.#overloaded) factor = Math.min(factor, 0.9);

@@ -110,6 +110,50 @@ describe('AdaptiveLimit', () => {
     expect(window(subject, { rttMs: 100, inFlight: 32 })).toBe(32);
   });
 
+  it("keeps its limit when the gateway's own busy event loop, not the appliance, makes calls slow", () => {
+    const subject = limitOnClock({ ownBusy: () => 0.9 });
+    atRest(subject);
+    // 1.6 times as slow, twice in a row, with the gateway's loop busy 90% of each window
+    window(subject, { rttMs: 80, inFlight: 32 });
+    expect(window(subject, { rttMs: 80, inFlight: 32 })).toBeGreaterThanOrEqual(32);
+  });
+
+  it('grows to the calls its clients ask for while its own busy loop makes them look slow', () => {
+    const gateway = { busy: 0 };
+    const subject = limitOnClock({ ownBusy: () => gateway.busy });
+    atRest(subject);
+    // 100 clients, a flat appliance: the more calls, the busier the gateway and the later it reads them
+    const seen: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const inFlight = Math.min(subject.limit.current, 100);
+      gateway.busy = inFlight / 110;
+      // as measured: 1.0-1.1 times as slow as at rest while busy less than 80%, 1.3-1.7 beyond
+      seen.push(window(subject, { rttMs: gateway.busy < 0.8 ? 52 : 75, inFlight }));
+    }
+    expect(Math.min(...seen)).toBeGreaterThanOrEqual(32);
+    expect(subject.limit.current).toBeGreaterThanOrEqual(100);
+  });
+
+  it('takes a busy window between two slow ones for neither slow nor fast, so the two do not make a row', () => {
+    const gateway = { busy: 0 };
+    const subject = limitOnClock({ initial: 40, ownBusy: () => gateway.busy });
+    atRest(subject);
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(40);
+    gateway.busy = 0.95;
+    window(subject, { rttMs: 75, inFlight: 40 });
+    expect(subject.limit.current).toBeGreaterThanOrEqual(40);
+    gateway.busy = 0.5;
+    const before = subject.limit.current;
+    // the gateway has time to spare again: this slow window is the second of a row
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBeLessThan(before);
+  });
+
+  it('still shrinks when the appliance answers that it is overloaded while the gateway is busy', () => {
+    const subject = limitOnClock({ initial: 40, ownBusy: () => 0.95 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 50, inFlight: 40, overloaded: true })).toBeLessThanOrEqual(36);
+  });
+
   it('judges a new limit only by calls started after it was set', () => {
     const subject = limitOnClock({ initial: 40 });
     atRest(subject);
@@ -358,6 +402,18 @@ describe('AdaptiveLimit, decision by decision', () => {
     expect(even.at(1_100, [100, 50, 75, 65])).toBe(100);
     expect(even.at(1_200, [100, 50, 75, 65])).toBe(85);
   });
+  it("takes a window in which the loop was busy exactly 80% of the time as the gateway's own, and 79% as the appliance's", () => {
+    const loop = { busy: 0.8 };
+    const { teach, at } = fresh({ ownBusy: () => loop.busy });
+    teach([50]);
+    // twice as slow, twice in a row: not the appliance's, and the limit is in use
+    expect(at(1_100, [100])).toBe(101);
+    expect(at(1_200, [100])).toBe(103);
+    loop.busy = 0.79;
+    at(1_300, [100]);
+    expect(at(1_400, [100])).toBeLessThan(100);
+  });
+
   it("learns the latency at rest as measured, not less the gateway's own delay of another moment", () => {
     const { teach, at } = fresh({ ownDelayMs: () => 15 });
     teach([50]);
