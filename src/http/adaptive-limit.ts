@@ -120,11 +120,14 @@ class Baseline {
  *   appliance's knee probes above it gently.
  * - an overloaded answer (429, 503, a timeout) shrinks it by at least 10%.
  * - in a window where the gateway's own event loop was busy 80% of the time
- *   or more (`ownBusy`), latency is not the appliance's: such a window is
- *   never slow, and the limit grows while in use. A gateway bound by its own
- *   CPU reads every answer late, and a smaller limit would only queue the
- *   calls inside it: against a flat appliance at 100 clients the limit fell
- *   to half of them and capped throughput at half the ideal.
+ *   or more (`ownBusy`), slow calls are not the appliance's: such a window
+ *   never shrinks the limit nor counts in the two in a row (it grows it when
+ *   fast, as any window). A gateway bound by its own CPU reads every answer
+ *   late, and a smaller limit would only queue the calls inside it: against
+ *   a flat appliance at 100 clients the limit fell to half of them and
+ *   capped throughput at half the ideal. Nor does such a window grow a limit
+ *   its calls find slow: against an appliance at its knee, a gateway busy
+ *   for a moment (a core taken away) would push it beyond.
  * The limit stays within [min, max].
  *
  * Under steady load the only calls started quiet are those at the start of a
@@ -256,14 +259,13 @@ export class AdaptiveLimit {
     if (own >= 0.5 * median(this.#calls.map((c) => c.restMs)) && !this.#overloaded) return;
     const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
     const used = Math.min(this.#limit, this.#peakInFlight);
-    // A gateway busy most of the window makes its calls slow itself, and fewer calls in flight
-    // would only wait in its queue: its latency tells nothing of the appliance's, and
-    // neither a slow window nor one of the two in a row that a shrink takes.
-    const slow = ratio > this.#tolerance && !busy;
+    const slow = ratio > this.#tolerance;
     // One slow window may be a stall (a collection, a core taken away): it takes two in a row.
     const wasSlow = this.#slowBefore;
+    // A gateway busy most of the window makes its calls slow itself, and fewer calls in flight
+    // would only wait in its queue: its slow window is none of the two a shrink takes.
     if (!busy) this.#slowBefore = slow;
-    if ((slow && wasSlow) || this.#overloaded) {
+    if ((slow && wasSlow && !busy) || this.#overloaded) {
       let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));
       if (this.#overloaded) factor = Math.min(factor, 0.9);
       this.#limit = clamp(Math.min(this.#limit, used * factor), this.#min, this.#max);
