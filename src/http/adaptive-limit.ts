@@ -37,6 +37,12 @@ export interface AdaptiveLimitOptions {
    * mistake its own slowness for the appliance's.
    */
   ownDelayMs?: () => number;
+  /**
+   * The share of a core the gateway used since the previous call (its CPU
+   * time over that time): at `busyShare` or more, the gateway is what makes
+   * its calls slow, not the appliance.
+   */
+  ownCpu?: () => number;
 }
 
 /** A call of the current window: its latency and what its route takes at rest. */
@@ -55,6 +61,17 @@ const quietNeeded = 8;
 const probeCalls = 12;
 /** A probe that has not seen its calls by then ends anyway (the traffic stopped, or the calls fail). */
 const probeMaxMs = 2_000;
+/**
+ * A gateway that used this much of a core in a window reads its answers late
+ * by more than its loop's delay shows (the answers of one turn wait for each
+ * other): against a flat 50 ms appliance at 100 clients, the gateway at 0.8
+ * ms of CPU per call, windows of an event loop busy 80-100% of the time
+ * looked 1.3-1.7 times slower than at rest, those busy 70-80% up to 1.5
+ * times. At an appliance's knee (400 calls/s) the gateway uses about half a
+ * core. CPU time rather than the loop's busy time: on a shared host a
+ * gateway whose core is taken away looks busy, at the knee too.
+ */
+const busyShare = 0.7;
 
 /**
  * A key's latency at rest: the lower quartile of its last calls made with few
@@ -106,6 +123,15 @@ class Baseline {
  *   its square root: a fresh limit climbs fast, one that has just found the
  *   appliance's knee probes above it gently.
  * - an overloaded answer (429, 503, a timeout) shrinks it by at least 10%.
+ * - in a window where the gateway used 70% of a core or more (`ownCpu`),
+ *   slow calls are not the appliance's: such a window
+ *   never shrinks the limit and ends a row of slow ones (it grows the limit
+ *   when its calls were fast as measured, its own delay not taken off). A gateway bound by its own CPU reads every answer
+ *   late, and a smaller limit would only queue the calls inside it: against
+ *   a flat appliance at 100 clients the limit fell to half of them and
+ *   capped throughput at half the ideal. Nor does such a window grow a limit
+ *   its calls find slow: against an appliance at its knee, a gateway busy
+ *   for a moment (a core taken away) would push it beyond.
  * The limit stays within [min, max].
  *
  * Under steady load the only calls started quiet are those at the start of a
@@ -126,6 +152,7 @@ export class AdaptiveLimit {
   readonly #minSamples: number;
   readonly #now: () => number;
   readonly #ownDelayMs: () => number;
+  readonly #ownCpu: () => number;
   readonly #baselines = new Map<string, Baseline>();
   #limit: number;
   /** Windows in a row the limit grew; the next growth step. */
@@ -152,6 +179,7 @@ export class AdaptiveLimit {
     this.#minSamples = options.minSamples ?? 20;
     this.#now = options.now ?? (() => performance.now());
     this.#ownDelayMs = options.ownDelayMs ?? (() => 0);
+    this.#ownCpu = options.ownCpu ?? (() => 0);
     this.#probeIntervalMs = options.probeIntervalMs ?? 60_000;
     this.#windowStart = this.#now();
   }
@@ -222,22 +250,29 @@ export class AdaptiveLimit {
     // the calls of the probe say nothing about the limit it goes back to
     this.#nextWindow(now);
     this.#slowBefore = false;
-    // the gateway's own delay of the next decision counts from here
+    // the gateway's own delay and load of the next decision count from here
     this.#ownDelayMs();
+    this.#ownCpu();
   }
 
   #decide(): void {
     const own = this.#ownDelayMs();
+    const busy = this.#ownCpu() >= busyShare;
     // A gateway late by half a latency at rest or more (its core taken away) cannot tell the
     // appliance's latency: taken off, its own delay turned slow windows into fast ones.
     if (own >= 0.5 * median(this.#calls.map((c) => c.restMs)) && !this.#overloaded) return;
-    const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - own) / c.restMs));
+    // Busy, it grows only on calls fast as measured: its delay taken off, such a window
+    // looked fast at an appliance's knee, and the limit grew past it.
+    const late = busy ? 0 : own;
+    const ratio = median(this.#calls.map((c) => Math.max(0, c.rttMs - late) / c.restMs));
     const used = Math.min(this.#limit, this.#peakInFlight);
     const slow = ratio > this.#tolerance;
     // One slow window may be a stall (a collection, a core taken away): it takes two in a row.
     const wasSlow = this.#slowBefore;
-    this.#slowBefore = slow;
-    if ((slow && wasSlow) || this.#overloaded) {
+    // A gateway busy most of the window makes its calls slow itself, and fewer calls in flight
+    // would only wait in its queue: its window shrinks nothing, and ends a row of slow ones.
+    this.#slowBefore = slow && !busy;
+    if ((slow && wasSlow && !busy) || this.#overloaded) {
       let factor = Math.max(0.7, Math.min(1, this.#tolerance / ratio));
       if (this.#overloaded) factor = Math.min(factor, 0.9);
       this.#limit = clamp(Math.min(this.#limit, used * factor), this.#min, this.#max);

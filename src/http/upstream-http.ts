@@ -16,6 +16,7 @@ import { CircuitBreaker, type CircuitPass, type CircuitState } from './circuit-b
 import { CallDeadline } from './call-deadline.ts';
 import { BodyTooLargeError, dispatchForText, UnreadableBodyError } from './dispatch-text.ts';
 import { AdaptiveLimit } from './adaptive-limit.ts';
+import { cpuShareReader } from './cpu-share.ts';
 import { loopLagReader } from './loop-lag.ts';
 import { ConcurrencyLimiter, QueueFullError } from './concurrency-limiter.ts';
 import type { OperationCalls } from './operation-calls.ts';
@@ -226,6 +227,7 @@ export class UpstreamHttp {
             min: minConcurrent,
             max: maxConcurrent,
             ownDelayMs: loopLagReader(),
+            ownCpu: cpuShareReader(),
           });
     this.#limiter = new ConcurrencyLimiter(this.#adaptive ?? maxConcurrent, concurrency.maxQueue);
     this.#pool = new Pool(options.baseUrl.origin, {

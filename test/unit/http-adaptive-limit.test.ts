@@ -110,6 +110,66 @@ describe('AdaptiveLimit', () => {
     expect(window(subject, { rttMs: 100, inFlight: 32 })).toBe(32);
   });
 
+  it("keeps its limit when the gateway's own load (70% of a core or more), not the appliance, makes calls slow", () => {
+    const subject = limitOnClock({ ownCpu: () => 0.9 });
+    atRest(subject);
+    // 1.6 times as slow, twice in a row, with the gateway's loop using 90% of a core in each window
+    window(subject, { rttMs: 80, inFlight: 32 });
+    expect(window(subject, { rttMs: 80, inFlight: 32 })).toBe(32);
+  });
+
+  it('does not grow a limit its calls find slow while the gateway is busy, so a busy moment cannot push it past a knee', () => {
+    const subject = limitOnClock({ ownCpu: () => 0.9 });
+    atRest(subject);
+    for (let i = 0; i < 5; i++) window(subject, { rttMs: 80, inFlight: 32 });
+    expect(subject.limit.current).toBe(32);
+  });
+
+  it('judges a busy window by its calls as measured, its own delay not taken off, before it grows', () => {
+    const subject = limitOnClock({ ownDelayMs: () => 20, ownCpu: () => 0.9 });
+    atRest(subject);
+    // 70 ms less 20 of its own would be as at rest; as measured, 1.4 times as slow
+    for (let i = 0; i < 3; i++) window(subject, { rttMs: 70, inFlight: 32 });
+    expect(subject.limit.current).toBe(32);
+  });
+
+  it('grows to the calls its clients ask for while its own load makes them look slow', () => {
+    const gateway = { busy: 0 };
+    const subject = limitOnClock({ ownCpu: () => gateway.busy });
+    atRest(subject);
+    // 100 clients, a flat appliance: the more calls, the busier the gateway and the later it reads them
+    const seen: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const inFlight = Math.min(subject.limit.current, 100);
+      gateway.busy = inFlight / 110;
+      // about 1.05 times as slow as at rest while busy less than 70%; beyond,
+      // 1.3-1.7 times on average, a window in three within the tolerance
+      const rttMs = gateway.busy < 0.7 ? 52 : i % 3 === 2 ? 58 : 75;
+      seen.push(window(subject, { rttMs, inFlight }));
+    }
+    expect(Math.min(...seen)).toBeGreaterThanOrEqual(32);
+    expect(subject.limit.current).toBeGreaterThanOrEqual(100);
+  });
+
+  it('ends a row of slow windows with a busy one: the slow windows around it do not make two in a row', () => {
+    const gateway = { busy: 0 };
+    const subject = limitOnClock({ initial: 40, ownCpu: () => gateway.busy });
+    atRest(subject);
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(40);
+    gateway.busy = 0.95;
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(40);
+    // the gateway has time to spare again: this slow window is the first of a row, the next the second
+    gateway.busy = 0.5;
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(40);
+    expect(window(subject, { rttMs: 75, inFlight: 40 })).toBe(32);
+  });
+
+  it('still shrinks when the appliance answers that it is overloaded while the gateway is busy', () => {
+    const subject = limitOnClock({ initial: 40, ownCpu: () => 0.95 });
+    atRest(subject);
+    expect(window(subject, { rttMs: 50, inFlight: 40, overloaded: true })).toBeLessThanOrEqual(36);
+  });
+
   it('judges a new limit only by calls started after it was set', () => {
     const subject = limitOnClock({ initial: 40 });
     atRest(subject);
@@ -358,6 +418,18 @@ describe('AdaptiveLimit, decision by decision', () => {
     expect(even.at(1_100, [100, 50, 75, 65])).toBe(100);
     expect(even.at(1_200, [100, 50, 75, 65])).toBe(85);
   });
+  it("takes slow calls in a window in which the gateway used exactly 70% of a core as its own, and at 69% as the appliance's", () => {
+    const loop = { busy: 0.7 };
+    const { teach, at } = fresh({ ownCpu: () => loop.busy });
+    teach([50]);
+    // twice as slow, twice in a row: not the appliance's
+    expect(at(1_100, [100])).toBe(100);
+    expect(at(1_200, [100])).toBe(100);
+    loop.busy = 0.69;
+    at(1_300, [100]);
+    expect(at(1_400, [100])).toBeLessThan(100);
+  });
+
   it("learns the latency at rest as measured, not less the gateway's own delay of another moment", () => {
     const { teach, at } = fresh({ ownDelayMs: () => 15 });
     teach([50]);
