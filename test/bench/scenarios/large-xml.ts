@@ -115,13 +115,6 @@ interface EditRun {
   calls: Record<string, { count: number; meanMs: number }>;
 }
 
-/**
- * V8 flags that bound the young generation and start full collections
- * sooner, at about twice the CPU per operation of V8's defaults: measured
- * beside the defaults for comparison (docs/design.md, "Large XML without stalls").
- */
-const leanFlags = ['--heap-growing-percent=20', '--max-semi-space-size=4'];
-
 /** Edits in a loop beside the steady small query, against a gateway as `npm start` runs it plus `flags`. */
 async function editRun(ctx: BenchContext, flags: readonly string[]): Promise<EditRun> {
   const stack = await startBenchStack({
@@ -264,7 +257,7 @@ function editRows(run: EditRun): string[][] {
  * Firewall edits on a 5 MB configuration while another client runs a small
  * query at a steady rate: the edit completes, the small query stays fast,
  * the gateway's event loop is never held up long, its memory stays bounded.
- * Run twice: the gateway as `npm start` runs it, and with the lean V8 flags.
+ * The gateway as `npm start` runs it.
  */
 export async function largeXml(ctx: BenchContext): Promise<Section> {
   const load = loadavg()[0] ?? 0;
@@ -272,13 +265,10 @@ export async function largeXml(ctx: BenchContext): Promise<Section> {
   const measured: XmlPhases[] = [];
   for (const bytes of phaseSizes) measured.push(await phases(bytes));
   const plain = await editRun(ctx, []);
-  ctx.log(`large-xml: again, with ${leanFlags.join(' ')}`);
-  const lean = await editRun(ctx, leanFlags);
   const loadAfter = loadavg()[0] ?? 0;
   const p = (name: PhaseName, phase: XmlPhases): string =>
     `${fmt.ms(phase.ms[name])} (${fmt.ms(phase.cpuMs[name])})`;
   const plainRows = editRows(plain);
-  const leanRows = editRows(lean);
   const memoryCheck = (run: EditRun, how: string) => ({
     what: `gateway peak memory over idle during the edits, ${how}`,
     measured: `${fmt.mib(run.peak - run.idle)} (${((run.peak - run.idle) / run.bodyBytes).toFixed(1)}x of ${fmt.mib(run.bodyBytes)})`,
@@ -291,7 +281,7 @@ export async function largeXml(ctx: BenchContext): Promise<Section> {
     method: [
       `Load average (1 min) at the start / end of this scenario: ${load.toFixed(2)} / ${loadAfter.toFixed(2)} on ${cpus().length} cores: other work shared the machine, and every wall time here includes waits for a core.`,
       `Where the time and memory of one firewall edit go (\`test/bench/xml-phases.ts\`, a process of its own with \`--expose-gc\`): a generated configuration (\`simulators/nsx/v/large-firewall.ts\`: layer-3 rules with IP sets, addresses, port groups and services on both sides, notes with escaped characters, an applied-to list on every fifth) as the simulator writes it; the median of 5 rounds of each phase: wall ms, and in brackets CPU ms of the measuring thread (process.threadCpuUsage), what the phase costs whatever else runs. fast-xml-parser, which the gateway used before, measured beside it on the same document: the former parse was its validate, its parse and a conversion of its output to the tree (not measured here), the former build a conversion back and its build. A firewall edit parses the configuration (rules indexed), splices one rule, builds the body once, and checks the configuration read back (or reads every rule of it when the caller asks for them).`,
-      `Edits: the NSX simulator in a process of its own (\`--nsx-firewall-bytes ${firewallBytes}\`), the gateway with a bench-only preload (\`test/bench/loop-delay.ts\`). One client runs \`addApplicationFirewallRule(position: 0)\` one after the other (each a read, the edit, a write of the whole configuration and a second read, through the gateway) for ${plain.seconds} s, after 2 warm-up edits; another sends \`${smallQuery}\` at ${smallRate}/s over 4 connections (autocannon) meanwhile. Twice: the gateway as \`npm start\` runs it (\`node ${startFlags().join(' ')} src/main.ts\`), then, for comparison, with \`${leanFlags.join(' ')}\`, which bound V8's young generation and start full collections sooner at about twice the CPU per operation (overhead scenario).`,
+      `Edits: the NSX simulator in a process of its own (\`--nsx-firewall-bytes ${firewallBytes}\`), the gateway with a bench-only preload (\`test/bench/loop-delay.ts\`). One client runs \`addApplicationFirewallRule(position: 0)\` one after the other (each a read, the edit, a write of the whole configuration and a second read, through the gateway) for ${plain.seconds} s, after 2 warm-up edits; another sends \`${smallQuery}\` at ${smallRate}/s over 4 connections (autocannon) meanwhile. The gateway as \`npm start\` runs it (\`node ${startFlags().join(' ')} src/main.ts\`). Earlier runs measured it beside \`--heap-growing-percent=20 --max-semi-space-size=4\` too, which bound V8's young generation and start full collections sooner: since the rules are indexed lazily and young collections follow large calls, those flags give the same, at about twice the CPU per operation, so that run is no longer made (docs/design.md, "Large XML without stalls").`,
       "The gateway's event loop, two ways: its delay (perf_hooks monitorEventLoopDelay, 10 ms resolution: how late a timer fired, from any block, but also from any time the operating system gave the core to other processes), and its longest busy stretch (the most CPU time the main thread used between two ticks of a 10 ms timer: the gateway's own work, garbage-collection pauses on the main thread included). The block target is judged on the second; with a load average far above the core count, the first mostly measures waits for a core, and so does the small query's latency.",
       "Peak memory: the gateway's VmHWM over the measured edits (reset by /proc/<pid>/clear_refs at their start), against its resident memory when idle before the first edit. With `--trace-gc`, the heap still live after each full GC is what the gateway actually holds; RSS above it is garbage V8 has not collected yet: at its defaults V8 lets the young generation grow to 128 MB, and a dead buffer's memory (outside the heap) is freed only when its object is collected; the gateway runs a young collection after each call that moved a megabyte (src/http/young-collection.ts).",
       ctx.pinning
@@ -334,12 +324,8 @@ export async function largeXml(ctx: BenchContext): Promise<Section> {
               `${m.heldMB.tree.toFixed(1)} / ${m.heldMB.lazy.toFixed(1)} / ${m.heldMB.fastXmlParser.toFixed(1)} MB`,
           ),
         ],
-        [
-          `**edits on ${fmt.mib(plain.bodyBytes)}, gateway run as**`,
-          '`npm start`',
-          `\`${leanFlags.join(' ')}\``,
-        ],
-        ...plainRows.map((row, i) => [...row, leanRows[i]?.[1] ?? '']),
+        [`**edits on ${fmt.mib(plain.bodyBytes)}, gateway run as**`, '`npm start`', ''],
+        ...plainRows.map((row) => [...row, '']),
       ],
     },
     checks: [
