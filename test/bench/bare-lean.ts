@@ -15,7 +15,7 @@ import { parse, validate, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createSchema } from 'graphql-yoga';
 import { floorSchema } from './bare-schema.ts';
-import { serveFloor } from './serve-floor.ts';
+import { postedOperations, serveFloor } from './serve-floor.ts';
 
 const { pool, definition } = floorSchema(process.argv.slice(2), 'bare-lean.ts');
 const schema = createSchema(definition);
@@ -32,24 +32,10 @@ function compiledFor(query: string): CompiledQuery | ExecutionResult {
   return result;
 }
 
-const server = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    const params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-      query: string;
-      variables?: Record<string, unknown>;
-    };
+const server = createServer(
+  postedOperations((params) => {
     const query = compiledFor(params.query);
-    const send = (result: ExecutionResult): void => {
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      response.end(JSON.stringify(result));
-    };
-    if (!isCompiledQuery(query)) {
-      send(query);
-      return;
-    }
-    void Promise.resolve(query.query(undefined, {}, params.variables ?? {})).then(send);
-  });
-});
+    return isCompiledQuery(query) ? query.query(undefined, {}, params.variables ?? {}) : query;
+  }),
+);
 serveFloor(server, pool);

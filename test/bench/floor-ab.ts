@@ -1,8 +1,9 @@
 /**
  * CPU time per operation of the gateway against the floors, under the same
  * load in turns (the order alternates each round): the bare proxy (the REST
- * GET the gateway makes), bare yoga and the lean node:http server
- * (`bare-lean.ts`), both with the one-resolver schema of `bare-schema.ts`.
+ * GET the gateway makes), bare yoga, yoga's operation step under node:http
+ * (`bare-envelop.ts`) and the lean node:http server (`bare-lean.ts`), each
+ * with the one-resolver schema of `bare-schema.ts`.
  *
  *   node test/bench/floor-ab.ts [--rounds 6] [--seconds 6] [--connections 50] [--entry <main.ts>] [--cpu-prof <dir>]
  */
@@ -56,8 +57,9 @@ try {
     return [running.process, running.origin];
   };
   const [yoga, yogaOrigin] = await floorOf('yoga');
+  const [envelop, envelopOrigin] = await floorOf('envelop');
   const [lean, leanOrigin] = await floorOf('lean');
-  for (const origin of [stack.gatewayOrigin, yogaOrigin, leanOrigin]) {
+  for (const origin of [stack.gatewayOrigin, yogaOrigin, envelopOrigin, leanOrigin]) {
     expectData(await gql(origin, query), origin);
   }
   const timing = { connections, durationSeconds: seconds, warmupSeconds: 0 };
@@ -81,6 +83,11 @@ try {
       name: 'lean',
       pid: lean.pid,
       spec: (s) => graphqlPost(leanOrigin, query, { ...timing, durationSeconds: s }),
+    },
+    {
+      name: 'yoga under node:http',
+      pid: envelop.pid,
+      spec: (s) => graphqlPost(envelopOrigin, query, { ...timing, durationSeconds: s }),
     },
     {
       name: 'yoga',

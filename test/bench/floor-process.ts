@@ -1,8 +1,11 @@
 import type { SimulatorLine } from './bench-stack.ts';
 import { firstJsonLine, spawnNode, type Spawned } from './processes.ts';
 
-/** `bare-yoga.ts` (graphql-yoga's floor) or `bare-lean.ts` (node:http and graphql-jit). */
-export type FloorServer = 'yoga' | 'lean';
+/**
+ * `bare-yoga.ts` (graphql-yoga's floor), `bare-envelop.ts` (yoga's operation
+ * step under node:http, no server adapter) or `bare-lean.ts` (node:http and graphql-jit).
+ */
+export type FloorServer = 'yoga' | 'envelop' | 'lean';
 
 /** What the floor answers and from which simulator. */
 export type FloorUpstream =
@@ -17,6 +20,7 @@ export interface FloorProcess {
 
 const scripts: Record<FloorServer, { script: string; label: string }> = {
   yoga: { script: 'test/bench/bare-yoga.ts', label: 'bare yoga' },
+  envelop: { script: 'test/bench/bare-envelop.ts', label: 'yoga under node:http' },
   lean: { script: 'test/bench/bare-lean.ts', label: 'lean floor' },
 };
 

@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { ExecutionResult } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import type { Pool } from 'undici';
 
@@ -17,4 +18,32 @@ export function serveFloor(server: Server, pool: Pool): void {
     server.closeAllConnections();
     server.close(() => void pool.close().then(() => process.exit(0)));
   });
+}
+
+/** What a client POSTs: the GraphQL request's JSON body. */
+export interface PostedParams {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/**
+ * A node:http listener for POSTed JSON operations with no framework: the body
+ * read and JSON-parsed, `run` given its params, the result JSON-stringified and
+ * sent with `res.end`. What the lean floors put under their GraphQL engine.
+ */
+export function postedOperations(
+  run: (params: PostedParams) => ExecutionResult | PromiseLike<ExecutionResult>,
+): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const params = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PostedParams;
+      void Promise.resolve(run(params)).then((result) => {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify(result));
+      });
+    });
+  };
 }
