@@ -1,10 +1,7 @@
 import { Pool } from 'undici';
 
-/** What a floor answers, given as its argv after the script (see `floorUsage`). */
-export type FloorOperation = 'workflows' | 'providers';
-
-/** How the floors (`bare-yoga.ts`, `bare-lean.ts`) are started. */
-export const floorUsage = (script: string): string =>
+/** How the floors (`bare-yoga.ts`, `bare-envelop.ts`, `bare-lean.ts`) are started. */
+const floorUsage = (script: string): string =>
   `usage: ${script} workflows <vRO base URL> <username> <password>\n` +
   `       ${script} providers <vRA base URL> <bearer token>`;
 

@@ -18,6 +18,12 @@ export interface FloorProcess {
   origin: string;
 }
 
+/** What a floor's line (no target) in a scenario's target table says it is. */
+export const floorRoles = {
+  yoga: 'bare graphql-yoga: what the chosen framework reaches here',
+  lean: 'lean floor: what any GraphQL server in Node reaches here',
+} as const satisfies Partial<Record<FloorServer, string>>;
+
 const scripts: Record<FloorServer, { script: string; label: string }> = {
   yoga: { script: 'test/bench/bare-yoga.ts', label: 'bare yoga' },
   envelop: { script: 'test/bench/bare-envelop.ts', label: 'yoga under node:http' },

@@ -1,7 +1,7 @@
 import { startBenchStack } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
-import { startFloor, type FloorProcess } from '../floor-process.ts';
+import { floorRoles, startFloor, type FloorProcess } from '../floor-process.ts';
 import { graphqlPost, runInterleaved, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
 import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
@@ -197,8 +197,8 @@ function report(rows: Row[], rowSeconds: number): Section {
       pass: clean(gateway50) && clean(straight50) && share >= 0.5,
     });
     for (const [name, what] of [
-      [yogaRow, 'bare graphql-yoga: what the chosen framework reaches here'],
-      [leanRow, 'lean floor: what any GraphQL server in Node reaches here'],
+      [yogaRow, floorRoles.yoga],
+      [leanRow, floorRoles.lean],
     ] as const) {
       const floor = find(name, 50);
       if (floor === undefined) continue;

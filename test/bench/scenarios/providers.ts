@@ -10,7 +10,7 @@ import {
   type SimulatorLine,
 } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
-import { startFloor, type FloorProcess } from '../floor-process.ts';
+import { floorRoles, startFloor, type FloorProcess } from '../floor-process.ts';
 import { expectData, gql } from '../graphql-client.ts';
 import { graphqlPost, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
@@ -44,11 +44,6 @@ const names: Record<Who, string> = {
   yoga: 'bare graphql-yoga (its defaults, one resolver)',
   lean: 'lean floor (node:http, graphql-jit, one resolver)',
   hive: 'Hive Gateway 2 (defaults, Mesh OpenAPI supergraph)',
-};
-/** What a floor's line in the target table says it is. */
-const floorRoles: Record<Floor, string> = {
-  yoga: 'bare graphql-yoga: what the chosen framework reaches here',
-  lean: 'lean floor: what any GraphQL server in Node reaches here',
 };
 const startupMs = 60_000;
 /**

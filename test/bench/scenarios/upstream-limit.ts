@@ -1,7 +1,7 @@
 import { metricTotals, startBenchStack, type BenchStack } from '../bench-stack.ts';
 import { fmt, type BenchContext } from '../bench-context.ts';
 import { expectData, gql } from '../graphql-client.ts';
-import { startFloor, type FloorProcess } from '../floor-process.ts';
+import { floorRoles, startFloor, type FloorProcess } from '../floor-process.ts';
 import { graphqlPost, runLoad } from '../load.ts';
 import type { LoadResult, LoadSpec } from '../load-spec.ts';
 import { firstJsonLine, pin, spawnNode, type Spawned } from '../processes.ts';
@@ -239,10 +239,8 @@ function checksAt(rows: readonly Row[], gateway: Row): Check[] {
       pass: gateway.result.rate >= 0.9 * ideal && bad(gateway.result) === 0,
     },
   ];
-  for (const [path, what] of [
-    ['yoga', 'bare graphql-yoga: what the chosen framework reaches here'],
-    ['lean', 'lean floor: what any GraphQL server in Node reaches here'],
-  ] as const) {
+  for (const path of ['yoga', 'lean'] as const) {
+    const what = floorRoles[path];
     const floor = at(path);
     if (floor === undefined) continue;
     checks.push({
